@@ -1,0 +1,127 @@
+package dev.breakwater.common.config;
+
+import static dev.breakwater.common.config.Sizes.GIB;
+import static dev.breakwater.common.config.Sizes.KIB;
+import static dev.breakwater.common.config.Sizes.MIB;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The table of every configuration option of Breakwater. This is the only place an option is
+ * declared: adding a constant here makes it loadable from files, validated, reported and
+ * documented. Relations between options are declared here too ({@link #CONSTRAINTS}).
+ *
+ * <p>Names are kebab-case; the same names are the keys in JSON and YAML files.
+ *
+ * <p>Immutable after class initialization; thread-safe.
+ */
+public final class ConfigOptions {
+
+    // Filled by define(), in declaration order; must be declared before the options.
+    private static final Map<String, Option<?>> BY_NAME = new LinkedHashMap<>();
+
+    // ---- memory (DESIGN.md §3) --------------------------------------------------------------
+    public static final Option<Long> PAGE_SIZE = define("page-size", ValueType.BYTES, 16 * KIB, "bytes",
+            4 * KIB, MIB, v -> Long.bitCount(v) == 1, "power of two",
+            "Size of disk and buffer-cache pages.");
+    public static final Option<Long> TOTAL_MEMORY = define("total-memory", ValueType.BYTES, 256 * MIB, "bytes",
+            MIB, null, null, null,
+            "Total storage memory M: write memory plus buffer cache. The buffer cache gets total-memory minus write-memory.");
+    public static final Option<Long> WRITE_MEMORY = define("write-memory", ValueType.BYTES, 64 * MIB, "bytes",
+            MIB, null, null, null,
+            "Initial write memory M_w, one global pool shared by the memory components of all LSM-trees; the tuner moves it at run time.");
+    public static final Option<Long> SIMULATED_CACHE = define("simulated-cache", ValueType.BYTES, 128 * MIB, "bytes",
+            0L, null, null, null,
+            "Bytes of pages represented by the simulated (ghost) cache of evicted page ids; 0 disables it.");
+    public static final Option<Boolean> DIRECT_IO = define("direct-io", ValueType.BOOLEAN, true, "",
+            null, null, null, null,
+            "Read disk components with direct I/O so that the buffer cache is the only cache.");
+    public static final Option<Long> BUFFER_CACHE_PIN_WAIT = define("buffer-cache-pin-wait", ValueType.MILLIS, 1000L, "ms",
+            0L, 3_600_000L, null, null,
+            "How long a pin waits for a free buffer-cache frame before failing; 0 fails at once.");
+
+    // ---- LSM-trees (DESIGN.md §4) -----------------------------------------------------------
+    public static final Option<Double> BLOOM_BITS_PER_KEY = define("bloom-bits-per-key", ValueType.DOUBLE, 10.0, "bits",
+            0.0, 64.0, null, null,
+            "Bloom filter bits per key in disk components; 10 gives about 1% false positives, 0 disables filters.");
+    public static final Option<Integer> SIZE_RATIO = define("size-ratio", ValueType.INT, 10, "",
+            2, 100, null, null,
+            "Size ratio T between adjacent levels (leveling) or runs per level (tiering).");
+    public static final Option<Long> TARGET_SSTABLE_SIZE = define("target-sstable-size", ValueType.BYTES, 64 * MIB, "bytes",
+            64 * KIB, 16 * GIB, null, null,
+            "Target size of an SSTable written by a flush or a merge.");
+    public static final Option<MergePolicyKind> MERGE_POLICY = define("merge-policy", ValueType.enumOf(MergePolicyKind.class),
+            MergePolicyKind.LEVELING, "", null, null, null, null,
+            "Merge policy of every LSM-tree.");
+    public static final Option<LeafCompression> LEAF_COMPRESSION = define("leaf-compression",
+            ValueType.enumOf(LeafCompression.class), LeafCompression.NONE, "", null, null, null, null,
+            "Compression of B+-tree leaf pages in disk components.");
+    public static final Option<Long> MEMORY_COMPONENT_SIZE = define("memory-component-size", ValueType.BYTES, 32 * MIB, "bytes",
+            64 * KIB, null, null, null,
+            "Size of the active memory component M0 of a tree; when full it becomes immutable and joins memory level M1.");
+    public static final Option<Double> FLUSH_THRESHOLD = define("flush-threshold", ValueType.DOUBLE, 0.95, "fraction",
+            0.5, 1.0, null, null,
+            "Fraction of write memory in use at which the flush policy starts flushing.");
+    public static final Option<Integer> L0_SLOWDOWN_GROUPS = define("l0-slowdown-groups", ValueType.INT, 8, "groups",
+            1, 1000, null, null,
+            "Number of L0 groups at which writes are slowed down so merges can catch up.");
+    public static final Option<Integer> L0_STOP_GROUPS = define("l0-stop-groups", ValueType.INT, 12, "groups",
+            2, 1000, null, null,
+            "Number of L0 groups at which writes stop until merges reduce it.");
+    public static final Option<Integer> FLUSH_THREADS = define("flush-threads", ValueType.INT, 1, "threads",
+            1, 64, null, null,
+            "Threads that write flushes.");
+    public static final Option<Integer> MERGE_THREADS = define("merge-threads", ValueType.INT, 1, "threads",
+            1, 64, null, null,
+            "Threads that run merges.");
+
+    // ---- log (DESIGN.md §5) -----------------------------------------------------------------
+    public static final Option<Durability> DURABILITY = define("durability", ValueType.enumOf(Durability.class),
+            Durability.SYNC, "", null, null, null, null,
+            "SYNC: commit returns after the log is on disk. ASYNC: commit returns once logged in memory.");
+    public static final Option<Long> ASYNC_SYNC_INTERVAL = define("async-sync-interval", ValueType.MILLIS, 10L, "ms",
+            1L, 60_000L, null, null,
+            "With ASYNC durability, the longest time a logged commit waits to be synced.");
+    public static final Option<Long> LOG_SEGMENT_SIZE = define("log-segment-size", ValueType.BYTES, 64 * MIB, "bytes",
+            MIB, GIB, null, null,
+            "Size of one transaction-log segment file.");
+    public static final Option<Long> MAX_LOG_SIZE = define("max-log-size", ValueType.BYTES, GIB, "bytes",
+            MIB, null, null, null,
+            "Log length at which log-triggered flushes start so the log can be truncated; also triggers a tuning cycle.");
+
+    /** Every option, in declaration order. */
+    public static final List<Option<?>> ALL = List.copyOf(BY_NAME.values());
+
+    /** Relations between options, checked when a configuration is built. */
+    public static final List<OptionConstraint<?>> CONSTRAINTS = List.of(
+            OptionConstraint.lessThan(WRITE_MEMORY, TOTAL_MEMORY, "the buffer cache gets the rest"),
+            OptionConstraint.atMost(MEMORY_COMPONENT_SIZE, WRITE_MEMORY, "M0 must fit in write memory"),
+            OptionConstraint.lessThan(L0_SLOWDOWN_GROUPS, L0_STOP_GROUPS, "writes slow down before they stop"),
+            OptionConstraint.atMost(LOG_SEGMENT_SIZE, MAX_LOG_SIZE, "the log holds at least one segment"));
+
+    private ConfigOptions() {
+    }
+
+    /** The option called {@code name}, or {@code null}. */
+    public static Option<?> byName(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** All option names, comma separated, for error messages. */
+    public static String names() {
+        return String.join(", ", BY_NAME.keySet());
+    }
+
+    private static <T extends Comparable<? super T>> Option<T> define(
+            String name, ValueType<T> type, T defaultValue, String unit, T min, T max,
+            Predicate<T> rule, String ruleText, String description) {
+        Option<T> option = new Option<>(name, type, defaultValue, unit, min, max, rule, ruleText, description);
+        if (BY_NAME.putIfAbsent(name, option) != null) {
+            throw new IllegalStateException("option '" + name + "' declared twice");
+        }
+        return option;
+    }
+}

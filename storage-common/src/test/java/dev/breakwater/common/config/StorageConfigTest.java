@@ -1,0 +1,167 @@
+package dev.breakwater.common.config;
+
+import static dev.breakwater.common.config.ConfigOptions.BLOOM_BITS_PER_KEY;
+import static dev.breakwater.common.config.ConfigOptions.DIRECT_IO;
+import static dev.breakwater.common.config.ConfigOptions.DURABILITY;
+import static dev.breakwater.common.config.ConfigOptions.FLUSH_THRESHOLD;
+import static dev.breakwater.common.config.ConfigOptions.LEAF_COMPRESSION;
+import static dev.breakwater.common.config.ConfigOptions.MERGE_POLICY;
+import static dev.breakwater.common.config.ConfigOptions.PAGE_SIZE;
+import static dev.breakwater.common.config.ConfigOptions.SIZE_RATIO;
+import static dev.breakwater.common.config.ConfigOptions.TOTAL_MEMORY;
+import static dev.breakwater.common.config.ConfigOptions.WRITE_MEMORY;
+import static dev.breakwater.common.config.Sizes.MIB;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StorageConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsAreTheDeclaredDefaultsAndValidate() {
+        StorageConfig d = StorageConfig.defaults();
+        for (Option<?> o : ConfigOptions.ALL) {
+            assertEquals(o.defaultValue(), d.get(o), o.name());
+        }
+        assertEquals(16384L, d.get(PAGE_SIZE));
+        assertEquals(256 * MIB, d.get(TOTAL_MEMORY));
+        assertEquals(64 * MIB, d.get(WRITE_MEMORY));
+        assertEquals(192 * MIB, d.bufferCacheSize());
+        assertEquals(true, d.get(DIRECT_IO));
+        assertEquals(10.0, d.get(BLOOM_BITS_PER_KEY));
+        assertEquals(0.95, d.get(FLUSH_THRESHOLD));
+        assertEquals(Durability.SYNC, d.get(DURABILITY));
+        assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
+        assertEquals(d, StorageConfig.defaults().toBuilder().build());
+        assertEquals(21, ConfigOptions.ALL.size());
+    }
+
+    @Test
+    void builderDoesNotChangeTheOriginal() {
+        StorageConfig d = StorageConfig.defaults();
+        StorageConfig c = d.toBuilder().set(SIZE_RATIO, 4).set("leaf-compression", "lz4").build();
+        assertEquals(4, c.get(SIZE_RATIO));
+        assertEquals(LeafCompression.LZ4, c.get(LEAF_COMPRESSION));
+        assertEquals(10, d.get(SIZE_RATIO));
+        assertNotEquals(d, c);
+    }
+
+    @Test
+    void jsonRoundTrip() throws IOException {
+        StorageConfig c = nonDefault();
+        Path file = dir.resolve("c.json");
+        c.writeJson(file);
+        assertEquals(c, StorageConfig.load(file));
+        assertEquals(c, StorageConfig.fromMap(c.toMap()));
+    }
+
+    @Test
+    void yamlRoundTrip() throws IOException {
+        StorageConfig c = nonDefault();
+        Path file = dir.resolve("c.yaml");
+        new YAMLMapper().writeValue(file.toFile(), c.toMap());
+        assertEquals(c, StorageConfig.load(file));
+    }
+
+    @Test
+    void yamlWithSizeStringsAndPartialKeys() throws IOException {
+        Path file = dir.resolve("c.yml");
+        Files.writeString(file, "# memory split\n"
+                + "total-memory: 1g\n"
+                + "write-memory: \"256MB\"\n"
+                + "page-size: 64 KiB\n"
+                + "flush-threshold: 0.9\n"
+                + "bloom-bits-per-key: 5\n"
+                + "durability: async\n"
+                + "direct-io: false\n");
+        StorageConfig c = StorageConfig.load(file);
+        assertEquals(1L << 30, c.get(TOTAL_MEMORY));
+        assertEquals(256 * MIB, c.get(WRITE_MEMORY));
+        assertEquals(768 * MIB, c.bufferCacheSize());
+        assertEquals(65536L, c.get(PAGE_SIZE));
+        assertEquals(0.9, c.get(FLUSH_THRESHOLD));
+        assertEquals(5.0, c.get(BLOOM_BITS_PER_KEY));
+        assertEquals(Durability.ASYNC, c.get(DURABILITY));
+        assertEquals(false, c.get(DIRECT_IO));
+        assertEquals(10, c.get(SIZE_RATIO), "absent options keep their defaults");
+    }
+
+    @Test
+    void jsonWithByteCounts() throws IOException {
+        Path file = dir.resolve("c.json");
+        Files.writeString(file, "{\"page-size\": 4096, \"write-memory\": 33554432, \"merge-policy\": \"TIERING\"}");
+        StorageConfig c = StorageConfig.load(file);
+        assertEquals(4096L, c.get(PAGE_SIZE));
+        assertEquals(32 * MIB, c.get(WRITE_MEMORY));
+        assertEquals(MergePolicyKind.TIERING, c.get(MERGE_POLICY));
+    }
+
+    @Test
+    void emptyFilesGiveDefaults() throws IOException {
+        Path yaml = Files.writeString(dir.resolve("empty.yaml"), "");
+        Path json = Files.writeString(dir.resolve("empty.json"), "{}");
+        assertEquals(StorageConfig.defaults(), StorageConfig.load(yaml));
+        assertEquals(StorageConfig.defaults(), StorageConfig.load(json));
+    }
+
+    @Test
+    void toMapHasEveryOptionAsPlainValues() {
+        Map<String, Object> m = StorageConfig.defaults().toMap();
+        assertEquals(ConfigOptions.ALL.size(), m.size());
+        assertEquals(16384L, m.get("page-size"));
+        assertEquals("NONE", m.get("leaf-compression"));
+        assertEquals(true, m.get("direct-io"));
+    }
+
+    @Test
+    void setterChecksTheRangeImmediately() {
+        ConfigException e = assertThrows(ConfigException.class, () -> StorageConfig.builder().set(SIZE_RATIO, 1));
+        assertEquals("size-ratio", e.option());
+    }
+
+    /** A configuration that differs from the defaults in every option. */
+    static StorageConfig nonDefault() {
+        return StorageConfig.builder()
+                .set(PAGE_SIZE, 8192L)
+                .set(TOTAL_MEMORY, 3L << 29)
+                .set(WRITE_MEMORY, 100 * MIB + 7)
+                .set(ConfigOptions.SIMULATED_CACHE, 0L)
+                .set(DIRECT_IO, false)
+                .set(ConfigOptions.BUFFER_CACHE_PIN_WAIT, 250L)
+                .set(BLOOM_BITS_PER_KEY, 7.5)
+                .set(SIZE_RATIO, 4)
+                .set(ConfigOptions.TARGET_SSTABLE_SIZE, 8 * MIB)
+                .set(MERGE_POLICY, MergePolicyKind.TIERING)
+                .set(LEAF_COMPRESSION, LeafCompression.LZ4)
+                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 16 * MIB)
+                .set(FLUSH_THRESHOLD, 0.8)
+                .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
+                .set(ConfigOptions.L0_STOP_GROUPS, 6)
+                .set(ConfigOptions.FLUSH_THREADS, 2)
+                .set(ConfigOptions.MERGE_THREADS, 3)
+                .set(DURABILITY, Durability.ASYNC)
+                .set(ConfigOptions.ASYNC_SYNC_INTERVAL, 5L)
+                .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)
+                .set(ConfigOptions.MAX_LOG_SIZE, 512 * MIB)
+                .build();
+    }
+
+    @Test
+    void nonDefaultDiffersEverywhere() {
+        StorageConfig c = nonDefault();
+        for (Option<?> o : ConfigOptions.ALL) {
+            assertNotEquals(o.defaultValue(), c.get(o), o.name() + " (keep the round-trip tests meaningful)");
+        }
+    }
+}
