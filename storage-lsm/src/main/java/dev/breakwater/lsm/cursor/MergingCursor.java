@@ -1,0 +1,196 @@
+package dev.breakwater.lsm.cursor;
+
+import dev.breakwater.lsm.EntryCursor;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Merges sorted cursors into one sorted cursor, keeping only the newest version of each key: the
+ * reconciliation step of range scans, merges and flushes of several memory components. Sources are
+ * given newest first; on equal keys the source with the lower index wins and the others are skipped.
+ * Tombstones are passed through (a merge that cannot drop them must keep them) or hidden (scans, and
+ * merges into the last level).
+ *
+ * <p>A binary min-heap of source indices ordered by (current key, source index) finds the next key
+ * in {@code O(log k)}; the winning entry is copied into this cursor's own arrays, so nothing is
+ * allocated per entry once the arrays are large enough.
+ *
+ * <p>Invariants: (1) every source in the heap is positioned on an entry not yet returned; (2) keys
+ * returned are strictly increasing.
+ *
+ * <p>Thread safety: none; one thread. Closing closes every source.
+ */
+public final class MergingCursor implements EntryCursor {
+
+    private final EntryCursor[] sources;
+    private final boolean hideTombstones;
+    private final int[] heap;
+    private int heapSize;
+    private boolean started;
+
+    private byte[] key = new byte[32];
+    private int keyLength;
+    private byte[] value = new byte[64];
+    private int valueLength;
+    private boolean tombstone;
+    private long lsn;
+
+    /**
+     * @param newestFirst    sources, newest first
+     * @param hideTombstones true to skip keys whose newest entry is a tombstone
+     */
+    public MergingCursor(List<? extends EntryCursor> newestFirst, boolean hideTombstones) {
+        this.sources = newestFirst.toArray(new EntryCursor[0]);
+        this.hideTombstones = hideTombstones;
+        this.heap = new int[sources.length];
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (!started) {
+            started = true;
+            for (int i = 0; i < sources.length; i++) {
+                if (sources[i].next()) {
+                    push(i);
+                }
+            }
+        }
+        while (heapSize > 0) {
+            EntryCursor winner = sources[heap[0]];
+            copyFrom(winner);
+            // Advance every source positioned on this key (the winner first: it is the heap top).
+            while (heapSize > 0) {
+                EntryCursor top = sources[heap[0]];
+                if (Arrays.compareUnsigned(top.key(), 0, top.keyLength(), key, 0, keyLength) != 0) {
+                    break;
+                }
+                int s = pop();
+                if (sources[s].next()) {
+                    push(s);
+                }
+            }
+            if (!(hideTombstones && tombstone)) {
+                return true;
+            }
+        }
+        keyLength = 0;
+        valueLength = 0;
+        return false;
+    }
+
+    private void copyFrom(EntryCursor c) {
+        keyLength = c.keyLength();
+        if (key.length < keyLength) {
+            key = new byte[Math.max(keyLength, key.length * 2)];
+        }
+        System.arraycopy(c.key(), 0, key, 0, keyLength);
+        tombstone = c.isTombstone();
+        valueLength = tombstone ? 0 : c.valueLength();
+        if (value.length < valueLength) {
+            value = new byte[Math.max(valueLength, value.length * 2)];
+        }
+        if (valueLength > 0) {
+            System.arraycopy(c.value(), 0, value, 0, valueLength);
+        }
+        lsn = c.lsn();
+    }
+
+    /** True if source {@code a}'s entry sorts before source {@code b}'s. */
+    private boolean less(int a, int b) {
+        EntryCursor x = sources[a];
+        EntryCursor y = sources[b];
+        int c = Arrays.compareUnsigned(x.key(), 0, x.keyLength(), y.key(), 0, y.keyLength());
+        return c < 0 || (c == 0 && a < b);
+    }
+
+    private void push(int source) {
+        int i = heapSize++;
+        heap[i] = source;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!less(heap[i], heap[parent])) {
+                break;
+            }
+            swap(i, parent);
+            i = parent;
+        }
+    }
+
+    private int pop() {
+        int top = heap[0];
+        heap[0] = heap[--heapSize];
+        int i = 0;
+        while (true) {
+            int l = 2 * i + 1;
+            int r = l + 1;
+            int smallest = i;
+            if (l < heapSize && less(heap[l], heap[smallest])) {
+                smallest = l;
+            }
+            if (r < heapSize && less(heap[r], heap[smallest])) {
+                smallest = r;
+            }
+            if (smallest == i) {
+                return top;
+            }
+            swap(i, smallest);
+            i = smallest;
+        }
+    }
+
+    private void swap(int i, int j) {
+        int t = heap[i];
+        heap[i] = heap[j];
+        heap[j] = t;
+    }
+
+    @Override
+    public byte[] key() {
+        return key;
+    }
+
+    @Override
+    public int keyLength() {
+        return keyLength;
+    }
+
+    @Override
+    public byte[] value() {
+        return value;
+    }
+
+    @Override
+    public int valueLength() {
+        return valueLength;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        return tombstone;
+    }
+
+    @Override
+    public long lsn() {
+        return lsn;
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (EntryCursor c : sources) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

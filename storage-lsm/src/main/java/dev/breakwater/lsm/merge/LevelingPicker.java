@@ -1,0 +1,229 @@
+package dev.breakwater.lsm.merge;
+
+import dev.breakwater.lsm.version.Run;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Partitioned leveling with a grouped L0 (paper 000, sections 2.1 and 4.1.2-4.1.3).
+ *
+ * <h2>Shape</h2>
+ * L0 holds groups (runs) of disjoint SSTables, newest first. Levels {@code 1..N} hold one run each.
+ * The last level is treated as full and fixes the others' targets:
+ * {@code target(L_i) = max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write memory.
+ *
+ * <h2>Scores and choice</h2>
+ * L0's score is {@code groups / l0MergeGroups}; level {@code i}'s is {@code |L_i| / target(L_i)}.
+ * The level with the highest score {@code >= 1} that has a pickable table merges:
+ * <ul>
+ *   <li>From L0, the smallest group (fewest tables) goes first. Its table that minimizes
+ *       (overlapping bytes in L1) / (bytes taken from L0) is chosen, together with every L0 table
+ *       of any group that overlaps the growing key range (an older L0 table left behind would
+ *       otherwise shadow the newer data once it reached L1).</li>
+ *   <li>From level {@code i >= 1}, the table that minimizes (overlapping bytes in {@code L_i+1}) /
+ *       (its bytes).</li>
+ * </ul>
+ * Tombstones are dropped when the output is the last level.
+ *
+ * <h2>Levels</h2>
+ * When L1's share of the tree outgrows the write memory ({@code |L_N| / T^(N-1) > M·T}), an empty
+ * L1 is inserted (levels are added at the top, paper 000 section 2.1), through {@link #levelChange}.
+ *
+ * <p>Thread safety: stateless; safe.
+ */
+public final class LevelingPicker implements MergePicker {
+
+    @Override
+    public Optional<MergeTask> pick(Version v, Set<Long> busy, MergeSettings s) {
+        int last = v.levelCount() - 1;
+        List<double[]> scored = new ArrayList<>(); // {level, score}
+        scored.add(new double[] {0, (double) v.level(0).size() / s.l0MergeGroups()});
+        for (int i = 1; i < last; i++) {
+            scored.add(new double[] {i, v.levelBytes(i) / (double) target(v, i, s)});
+        }
+        scored.sort(Comparator.comparingDouble((double[] a) -> a[1]).reversed());
+        for (double[] ls : scored) {
+            if (ls[1] < 1.0) {
+                break;
+            }
+            int level = (int) ls[0];
+            Optional<MergeTask> t = level == 0 ? pickL0(v, busy, ls[1]) : pickLevel(v, level, busy, ls[1]);
+            if (t.isPresent()) {
+                return t;
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<LevelChange> levelChange(Version v, MergeSettings s) {
+        int n = v.levelCount() - 1;
+        double l1Share = v.levelBytes(n) / Math.pow(s.sizeRatio(), n - 1);
+        if (l1Share > (double) s.writeMemoryBytes() * s.sizeRatio()) {
+            return Optional.of(new LevelChange(1, String.format(
+                    "|L%d|/T^%d = %.0f B exceeds M*T = %d B: add an empty L1", n, n - 1, l1Share, s.writeMemoryBytes() * s.sizeRatio())));
+        }
+        return Optional.empty();
+    }
+
+    /** Target size of level {@code i} in {@code 1..N-1}. */
+    static long target(Version v, int i, MergeSettings s) {
+        int n = v.levelCount() - 1;
+        double byMemory = s.writeMemoryBytes() * Math.pow(s.sizeRatio(), i);
+        double byLast = v.levelBytes(n) / Math.pow(s.sizeRatio(), n - i);
+        return (long) Math.max(byMemory, byLast);
+    }
+
+    private static Optional<MergeTask> pickL0(Version v, Set<Long> busy, double score) {
+        List<Run> groups = new ArrayList<>(v.level(0));
+        // Smallest group first; among equals, the oldest (last in newest-first order).
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingInt((Integer i) -> groups.get(i).size()).thenComparing(Comparator.reverseOrder()));
+        Run l1 = v.levelCount() > 1 && !v.level(1).isEmpty() ? v.level(1).get(0) : null;
+        for (int gi : order) {
+            MergeTask best = null;
+            double bestRatio = Double.MAX_VALUE;
+            for (TableMeta seed : groups.get(gi).tables()) {
+                List<MergeTask.Input> l0Inputs = closure(groups, seed);
+                if (l0Inputs == null || anyBusy(l0Inputs, busy)) {
+                    continue;
+                }
+                byte[][] range = range(l0Inputs);
+                long l0Bytes = bytes(l0Inputs);
+                List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(range[0], range[1]);
+                if (below.stream().anyMatch(t -> busy.contains(t.fileNumber()))) {
+                    continue;
+                }
+                double ratio = (double) bytes(below) / Math.max(1, l0Bytes);
+                if (ratio < bestRatio) {
+                    bestRatio = ratio;
+                    List<MergeTask.Input> inputs = new ArrayList<>(l0Inputs);
+                    if (!below.isEmpty()) {
+                        inputs.add(new MergeTask.Input(1, l1.id(), below));
+                    }
+                    best = new MergeTask(inputs, 1, MergeTask.LEVEL_RUN, v.levelCount() - 1 == 1,
+                            score, String.format("L0 group of %d tables -> L1, overlap ratio %.2f", groups.get(gi).size(), ratio));
+                }
+            }
+            if (best != null) {
+                return Optional.of(best);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The L0 tables (from all groups, newest group first) overlapping the key range that grows
+     * from {@code seed} until no further L0 table overlaps it.
+     */
+    private static List<MergeTask.Input> closure(List<Run> groups, TableMeta seed) {
+        byte[] lo = seed.smallest();
+        byte[] hi = seed.largest();
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (Run g : groups) {
+                for (TableMeta t : g.overlapping(lo, hi)) {
+                    if (Arrays.compareUnsigned(t.smallest(), lo) < 0) {
+                        lo = t.smallest();
+                        grew = true;
+                    }
+                    if (Arrays.compareUnsigned(t.largest(), hi) > 0) {
+                        hi = t.largest();
+                        grew = true;
+                    }
+                }
+            }
+        }
+        List<MergeTask.Input> inputs = new ArrayList<>();
+        for (Run g : groups) {
+            List<TableMeta> ts = g.overlapping(lo, hi);
+            if (!ts.isEmpty()) {
+                inputs.add(new MergeTask.Input(0, g.id(), ts));
+            }
+        }
+        return inputs;
+    }
+
+    private static Optional<MergeTask> pickLevel(Version v, int level, Set<Long> busy, double score) {
+        Run run = v.level(level).get(0);
+        Run next = v.level(level + 1).isEmpty() ? null : v.level(level + 1).get(0);
+        boolean toLast = level + 1 == v.levelCount() - 1;
+        MergeTask best = null;
+        double bestRatio = Double.MAX_VALUE;
+        for (TableMeta t : run.tables()) {
+            if (busy.contains(t.fileNumber())) {
+                continue;
+            }
+            List<TableMeta> below = next == null ? List.of() : next.overlapping(t.smallest(), t.largest());
+            if (below.stream().anyMatch(b -> busy.contains(b.fileNumber()))) {
+                continue;
+            }
+            double ratio = (double) bytes(below) / Math.max(1, t.sizeBytes());
+            if (ratio < bestRatio) {
+                bestRatio = ratio;
+                List<MergeTask.Input> inputs = new ArrayList<>();
+                inputs.add(new MergeTask.Input(level, run.id(), List.of(t)));
+                if (!below.isEmpty()) {
+                    inputs.add(new MergeTask.Input(level + 1, next.id(), below));
+                }
+                best = new MergeTask(inputs, level + 1, MergeTask.LEVEL_RUN, toLast, score,
+                        String.format("L%d table #%d -> L%d, overlap ratio %.2f", level, t.fileNumber(), level + 1, ratio));
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static boolean anyBusy(List<MergeTask.Input> inputs, Set<Long> busy) {
+        for (MergeTask.Input in : inputs) {
+            for (TableMeta t : in.tables()) {
+                if (busy.contains(t.fileNumber())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static byte[][] range(List<MergeTask.Input> inputs) {
+        byte[] lo = null;
+        byte[] hi = null;
+        for (MergeTask.Input in : inputs) {
+            for (TableMeta t : in.tables()) {
+                if (lo == null || Arrays.compareUnsigned(t.smallest(), lo) < 0) {
+                    lo = t.smallest();
+                }
+                if (hi == null || Arrays.compareUnsigned(t.largest(), hi) > 0) {
+                    hi = t.largest();
+                }
+            }
+        }
+        return new byte[][] {lo, hi};
+    }
+
+    private static long bytes(List<MergeTask.Input> inputs) {
+        long s = 0;
+        for (MergeTask.Input in : inputs) {
+            s += bytes(in.tables());
+        }
+        return s;
+    }
+
+    private static long bytes(Collection<TableMeta> tables) {
+        long s = 0;
+        for (TableMeta t : tables) {
+            s += t.sizeBytes();
+        }
+        return s;
+    }
+}

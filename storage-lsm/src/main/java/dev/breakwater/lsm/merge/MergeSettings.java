@@ -1,0 +1,31 @@
+package dev.breakwater.lsm.merge;
+
+/**
+ * The knobs a merge picker reads.
+ *
+ * @param sizeRatio          T: each level is T times larger than the one above (leveling), or holds
+ *                           T runs before they merge into the next level (tiering)
+ * @param l0MergeGroups      L0 groups (runs) at which L0 merges into L1 become due (score 1.0)
+ * @param writeMemoryBytes   the write memory this tree currently holds ({@code a·M_w}); level sizes
+ *                           are derived from it (paper 000, section 4.1.3)
+ * @param targetTableBytes   merge outputs are cut into SSTables of about this size
+ */
+public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBytes, long targetTableBytes) {
+
+    public MergeSettings {
+        if (sizeRatio < 2) {
+            throw new IllegalArgumentException("size ratio must be >= 2, got " + sizeRatio);
+        }
+        if (l0MergeGroups < 1) {
+            throw new IllegalArgumentException("L0 merge trigger must be >= 1 group, got " + l0MergeGroups);
+        }
+        if (writeMemoryBytes <= 0 || targetTableBytes <= 0) {
+            throw new IllegalArgumentException("write memory and target table size must be positive");
+        }
+    }
+
+    /** A copy with a different write-memory size (the memory manager moves it at run time). */
+    public MergeSettings withWriteMemory(long bytes) {
+        return new MergeSettings(sizeRatio, l0MergeGroups, bytes, targetTableBytes);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.breakwater.lsm.version;
+
+/**
+ * The on-disk format of a tree's manifest: the log of {@link VersionEdit}s from which the tree's
+ * current version is rebuilt at open.
+ *
+ * <h2>Files</h2>
+ * <ul>
+ *   <li>{@code CURRENT}: the name of the live manifest file followed by a newline, replaced
+ *       atomically (write {@code CURRENT.tmp}, sync, rename, sync the directory).</li>
+ *   <li>{@code MANIFEST-<n>}: a sequence of records. The first record of a manifest is a snapshot
+ *       edit that rebuilds the whole version from empty; later records are deltas.</li>
+ * </ul>
+ *
+ * <h2>Record</h2>
+ * <pre>
+ *  0            4              8
+ *  +------------+--------------+-----------------------------+
+ *  | length u32 | CRC32C u32   | payload (length bytes)      |
+ *  +------------+--------------+-----------------------------+
+ * </pre>
+ * Little endian. The CRC covers the payload. A record whose length runs past the end of the file
+ * or whose CRC does not match is a torn tail from a crash during an append: replay stops before it
+ * and the file is truncated there. An edit counts as installed only once its record is synced.
+ *
+ * <h2>Payload (one version edit)</h2>
+ * <pre>
+ *  i64 lastFlushedLsn (-1: unchanged) | i64 nextFileNumber (-1) | i64 nextRunId (-1) | u32 opCount
+ *  opCount x { u8 kind | u32 level | i64 runId | u8 newest
+ *              [ADD_TABLE, REMOVE_TABLE only:
+ *                i64 fileNumber | i64 size | i64 entries | i64 minLsn | i64 maxLsn
+ *                | u32 len | smallest key | u32 len | largest key ] }
+ * </pre>
+ * Kinds: 0 NEW_RUN, 1 ADD_TABLE, 2 REMOVE_TABLE, 3 INSERT_LEVEL, 4 REMOVE_LEVEL.
+ */
+public final class ManifestFormat {
+
+    /** Bytes of a record header. */
+    public static final int RECORD_HEADER = 8;
+    /** Largest payload accepted; anything larger is treated as corruption. */
+    public static final int MAX_PAYLOAD = 64 << 20;
+    public static final String CURRENT = "CURRENT";
+    public static final String MANIFEST_PREFIX = "MANIFEST-";
+
+    private ManifestFormat() {
+    }
+
+    public static String manifestName(long number) {
+        return String.format("%s%06d", MANIFEST_PREFIX, number);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.breakwater.lsm.cursor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Random sources, newest first, against a model that applies them oldest to newest. */
+class MergingCursorTest {
+
+    @Test
+    void newestVersionWinsAndTombstonesAreHiddenOrKept() throws IOException {
+        Random rnd = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            int k = 1 + rnd.nextInt(6);
+            List<TreeMap<byte[], byte[]>> maps = new ArrayList<>();
+            for (int s = 0; s < k; s++) {
+                TreeMap<byte[], byte[]> m = ListCursor.map();
+                int n = rnd.nextInt(50);
+                for (int i = 0; i < n; i++) {
+                    byte[] key = {(byte) rnd.nextInt(256), (byte) rnd.nextInt(4)};
+                    m.put(key, rnd.nextInt(5) == 0 ? null : new byte[] {(byte) s, (byte) i});
+                }
+                maps.add(m);
+            }
+            for (boolean hide : new boolean[] {true, false}) {
+                TreeMap<byte[], byte[]> model = ListCursor.map();
+                for (int s = k - 1; s >= 0; s--) {
+                    model.putAll(maps.get(s)); // newer sources (lower index) overwrite
+                }
+                if (hide) {
+                    model.values().removeIf(v -> v == null);
+                }
+                List<ListCursor> sources = new ArrayList<>();
+                for (int s = 0; s < k; s++) {
+                    sources.add(new ListCursor(maps.get(s), s));
+                }
+                List<Map.Entry<byte[], byte[]>> expected = new ArrayList<>(model.entrySet());
+                int i = 0;
+                try (MergingCursor c = new MergingCursor(sources, hide)) {
+                    while (c.next()) {
+                        Map.Entry<byte[], byte[]> e = expected.get(i++);
+                        assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()));
+                        assertEquals(e.getValue() == null, c.isTombstone());
+                        if (e.getValue() != null) {
+                            assertArrayEquals(e.getValue(), Arrays.copyOf(c.value(), c.valueLength()));
+                        }
+                    }
+                }
+                assertEquals(expected.size(), i, "round " + round);
+                assertTrue(sources.stream().allMatch(s -> s.closed), "close closes every source");
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.breakwater.lsm.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breakwater.lsm.version.L0Groups;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Picker scenarios for partitioned leveling with a grouped L0. */
+class LevelingPickerTest {
+
+    private final LevelingPicker picker = new LevelingPicker();
+    private final MergeSettings settings = new MergeSettings(10, 2, 100, 1000);
+
+    private static Set<Long> files(MergeTask t) {
+        return t.allTables().stream().map(TableMeta::fileNumber).collect(Collectors.toSet());
+    }
+
+    @Test
+    void nothingIsDueBelowTheTriggers() {
+        Version v = Scenario.parse("""
+                L0: a-c:10
+                L1: a-z:500
+                L2: a-z:100000
+                """);
+        assertTrue(picker.pick(v, Set.of(), settings).isEmpty());
+    }
+
+    @Test
+    void l0MergesTheSmallestGroupWithEveryOverlappingL0TableAndL1Overlaps() {
+        // Groups (newest first): {1,2}, {3}, {4,5}. Group {3} is smallest. Its range b-d overlaps
+        // table 1 (a-c) of the newer group and table 4 (c-e) of the older one; the closure then grows
+        // to a-e. L1 tables 6 (a-b) and 7 (d-f) overlap a-e; 8 (x-z) does not.
+        Version v = Scenario.parse("""
+                L0: a-c:10 m-n:10 | b-d:10 | c-e:10 p-q:10
+                L1: a-b:50 d-f:50 x-z:50
+                L2: a-z:100000
+                """);
+        MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
+        assertEquals(Set.of(1L, 3L, 4L, 6L, 7L), files(t));
+        assertEquals(1, t.outputLevel());
+        assertFalse(t.dropTombstones(), "L1 is not the last level");
+        // Inputs keep newest-first order: L0 groups in order, then L1.
+        assertEquals(List.of(0, 0, 0, 1), t.inputs().stream().map(MergeTask.Input::level).toList());
+    }
+
+    @Test
+    void l0PrefersTheTableWithTheSmallestOverlapRatio() {
+        // Oldest group (2 tables, tie on size with the other group -> oldest first): f-g overlaps
+        // 400 bytes of L1, t-u overlaps nothing: t-u wins.
+        Version v = Scenario.parse("""
+                L0: a-b:10 c-d:10 | f-g:10 t-u:10
+                L1: e-h:400
+                """);
+        MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
+        assertEquals(Set.of(4L), files(t));
+        assertTrue(t.dropTombstones(), "L1 is the last level");
+    }
+
+    @Test
+    void busyTablesAreNeverPicked() {
+        Version v = Scenario.parse("""
+                L0: a-c:10 | b-d:10
+                L1: a-z:50
+                """);
+        assertTrue(picker.pick(v, Set.of(3L), settings).isEmpty(), "the only L1 table is being merged");
+        assertTrue(picker.pick(v, Set.of(1L), settings).isEmpty(), "every seed's closure includes table 1");
+    }
+
+    @Test
+    void overfullLevelMergesTheTableWithMinimumOverlapRatio() {
+        // L1 target = max(100*10, |L2|/10 = 1000) = 1000; L1 holds 1500. Table a-c (500) overlaps
+        // 3000 below (ratio 6); m-p (500) overlaps 100 (0.2); x-z (500) overlaps 2000 (4).
+        Version v = Scenario.parse("""
+                L0:
+                L1: a-c:500 m-p:500 x-z:500
+                L2: a-d:3000 n-o:100 w-z:2000 q-r:4900
+                """);
+        MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
+        assertEquals(Set.of(2L, 5L), files(t));
+        assertEquals(2, t.outputLevel());
+        assertTrue(t.dropTombstones(), "L2 is the last level");
+        assertEquals(1.5, t.score(), 1e-9);
+    }
+
+    @Test
+    void l1IsAddedWhenTheTreeOutgrowsItsWriteMemory() {
+        // M*T = 1000. One level of 900: fine. One level of 1100: add L1.
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-z:900"), settings).isEmpty());
+        MergePicker.LevelChange c = picker.levelChange(Scenario.parse("L0:\nL1: a-z:1100"), settings).orElseThrow();
+        assertEquals(1, c.index());
+        // Two levels: L2/T = 1100/10... = 110 < 1000 -> no change until L2 exceeds 10000.
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:9000"), settings).isEmpty());
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:11000"), settings).isPresent());
+    }
+
+    @Test
+    void flushedTableJoinsTheOldestGroupNoNewerGroupOverlaps() {
+        Version v = Scenario.parse("""
+                L0: a-b:1 | x-y:1 | c-d:1
+                L1:
+                """);
+        List<dev.breakwater.lsm.version.Run> l0 = v.level(0);
+        // m-n overlaps nothing: deepest group (id 3).
+        assertEquals(l0.get(2).id(), L0Groups.groupFor(l0, Scenario.table(9, "m", "n", 1)));
+        // w-x overlaps the middle group: goes to the newest group, which does not overlap.
+        assertEquals(l0.get(0).id(), L0Groups.groupFor(l0, Scenario.table(9, "w", "x", 1)));
+        // a-a overlaps the newest group: a new group.
+        assertEquals(L0Groups.NEW_GROUP, L0Groups.groupFor(l0, Scenario.table(9, "a", "a", 1)));
+        // c-c overlaps only the oldest group: joins the middle one.
+        assertEquals(l0.get(1).id(), L0Groups.groupFor(l0, Scenario.table(9, "c", "c", 1)));
+    }
+}
