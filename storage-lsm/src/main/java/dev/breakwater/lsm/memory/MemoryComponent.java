@@ -61,6 +61,9 @@ public final class MemoryComponent implements AutoCloseable {
     /** Per-thread scratch for a splice: predecessors at {@code [0, MAX_HEIGHT)}, successors after. */
     private static final ThreadLocal<long[]> SPLICE = ThreadLocal.withInitial(() -> new long[2 * MAX_HEIGHT]);
 
+    /** Random bits consumed per trial; {@link SkipListNodeDescriptor#BRANCHING} is a power of two. */
+    private static final int BRANCHING_BITS = Integer.numberOfTrailingZeros(SkipListNodeDescriptor.BRANCHING);
+
     private final ComponentMemory memory;
     private final int maxRecordLength;
     /** The head's next pointers, on heap so an empty component holds no page. */
@@ -273,7 +276,7 @@ public final class MemoryComponent implements AutoCloseable {
         int height = 1;
         while (height < MAX_HEIGHT && (bits & (SkipListNodeDescriptor.BRANCHING - 1)) == 0) {
             height++;
-            bits >>>= 2;
+            bits >>>= BRANCHING_BITS;
         }
         return height;
     }
