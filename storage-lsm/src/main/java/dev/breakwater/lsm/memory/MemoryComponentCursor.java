@@ -1,0 +1,106 @@
+package dev.breakwater.lsm.memory;
+
+import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
+
+import dev.breakwater.lsm.EntryCursor;
+
+/**
+ * A forward cursor over a {@link MemoryComponent} at one snapshot: for each key, its newest version
+ * with an LSN at or below the snapshot (tombstones included), keys strictly increasing. Walks level 0
+ * of the skip-list, skipping versions newer than the snapshot and then the older versions of each
+ * key it yields. Copies key and value into arrays it owns and grows, so it allocates nothing per
+ * entry once they are large enough.
+ *
+ * <p>Invariant: {@code node} is the next node to examine; every node before it that belongs to the
+ * current key has been consumed.
+ *
+ * <p>Thread safety: one thread. Writers may insert concurrently; the component must stay open.
+ */
+final class MemoryComponentCursor implements EntryCursor {
+
+    private final long snapshotLsn;
+    private long node;
+    private boolean hasCurrent;
+    private boolean done;
+    private byte[] key = new byte[64];
+    private int keyLength;
+    private byte[] value = new byte[64];
+    private int valueLength;
+    private boolean tombstone;
+    private long lsn;
+
+    MemoryComponentCursor(long start, long snapshotLsn) {
+        this.node = start;
+        this.snapshotLsn = snapshotLsn;
+    }
+
+    @Override
+    public boolean next() {
+        if (done) {
+            return false;
+        }
+        long n = node;
+        while (n != NIL && ((hasCurrent && SkipListNodes.compareKey(n, key, keyLength) == 0) || SkipListNodes.lsn(n) > snapshotLsn)) {
+            n = SkipListNodes.next(n, 0);
+        }
+        if (n == NIL) {
+            done = true;
+            hasCurrent = false;
+            node = NIL;
+            return false;
+        }
+        keyLength = SkipListNodes.keyLength(n);
+        if (key.length < keyLength) {
+            key = new byte[Math.max(keyLength, key.length * 2)];
+        }
+        long keyAddress = SkipListNodes.keyAddress(n);
+        OffHeapKeys.copyOut(keyAddress, key, keyLength);
+        tombstone = SkipListNodes.isTombstone(n);
+        valueLength = SkipListNodes.valueLength(n);
+        if (value.length < valueLength) {
+            value = new byte[Math.max(valueLength, value.length * 2)];
+        }
+        OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
+        lsn = SkipListNodes.lsn(n);
+        hasCurrent = true;
+        node = SkipListNodes.next(n, 0);
+        return true;
+    }
+
+    @Override
+    public byte[] key() {
+        return key;
+    }
+
+    @Override
+    public int keyLength() {
+        return keyLength;
+    }
+
+    @Override
+    public byte[] value() {
+        return value;
+    }
+
+    @Override
+    public int valueLength() {
+        return valueLength;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        return tombstone;
+    }
+
+    @Override
+    public long lsn() {
+        return lsn;
+    }
+
+    @Override
+    public void close() {
+        done = true;
+        hasCurrent = false;
+        node = NIL;
+    }
+}

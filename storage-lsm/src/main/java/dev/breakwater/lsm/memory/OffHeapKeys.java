@@ -1,0 +1,60 @@
+package dev.breakwater.lsm.memory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import net.openhft.chronicle.core.UnsafeMemory;
+
+/**
+ * Key comparison and copying between off-heap memory and heap arrays, eight bytes at a time, with no
+ * allocation. Keys compare as unsigned bytes, lexicographically, a proper prefix first: the order of
+ * encoded keys (DESIGN.md §2), the same as {@code OffHeapPage.compareUnsigned}.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class OffHeapKeys {
+
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
+    private static final long BYTE_ARRAY_BASE = UnsafeMemory.UNSAFE.arrayBaseOffset(byte[].class);
+    private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    private OffHeapKeys() {
+    }
+
+    /** Compares the {@code len} bytes at {@code address} with {@code key[0..keyLen)}: sign as {@link Integer#compare}. */
+    static int compare(long address, int len, byte[] key, int keyLen) {
+        int n = Math.min(len, keyLen);
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long raw = MEMORY.readLong(address + i);
+            long a = NATIVE_LITTLE_ENDIAN ? Long.reverseBytes(raw) : raw;
+            long b = (long) BIG_ENDIAN_LONGS.get(key, i);
+            if (a != b) {
+                return Long.compareUnsigned(a, b);
+            }
+        }
+        for (; i < n; i++) {
+            int a = MEMORY.readByte(address + i) & 0xFF;
+            int b = key[i] & 0xFF;
+            if (a != b) {
+                return a - b;
+            }
+        }
+        return Integer.compare(len, keyLen);
+    }
+
+    /** Copies {@code src[0..len)} to {@code address}. */
+    static void copyIn(byte[] src, int len, long address) {
+        if (len > 0) {
+            MEMORY.copyMemory(src, 0, address, len);
+        }
+    }
+
+    /** Copies {@code len} bytes at {@code address} to {@code dst[0..len)}. */
+    static void copyOut(long address, byte[] dst, int len) {
+        if (len > 0) {
+            MEMORY.copyMemory(address, dst, BYTE_ARRAY_BASE, len);
+        }
+    }
+}

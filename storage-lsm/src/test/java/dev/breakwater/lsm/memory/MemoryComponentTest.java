@@ -1,0 +1,267 @@
+package dev.breakwater.lsm.memory;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.ThreadMXBean;
+import dev.breakwater.common.memory.OffHeapMemory;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class MemoryComponentTest {
+
+    private static final int PAGE = 4096;
+
+    private long reservedBefore;
+    private WriteMemoryPool pool;
+
+    @BeforeEach
+    void openPool() {
+        reservedBefore = OffHeapMemory.reservedBytes();
+        pool = new WriteMemoryPool(new WriteMemoryPoolOptions("component-test", PAGE, 256L * PAGE, 16L * PAGE));
+    }
+
+    @AfterEach
+    void closePool() {
+        pool.close(); // throws if a component leaked a page
+        assertEquals(reservedBefore, OffHeapMemory.reservedBytes());
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    private static boolean put(MemoryComponent c, String key, String value, long lsn) {
+        byte[] k = b(key);
+        byte[] v = value == null ? new byte[0] : b(value);
+        return c.put(k, k.length, v, v.length, value == null, lsn);
+    }
+
+    private static String get(MemoryComponent c, String key, long snapshot) {
+        ValueHolder out = new ValueHolder();
+        byte[] k = b(key);
+        LookupResult r = c.get(k, k.length, snapshot, out);
+        return switch (r) {
+            case FOUND -> new String(out.bytes(), 0, out.length(), UTF_8);
+            case DELETED -> "<deleted@" + out.lsn() + ">";
+            case ABSENT -> null;
+        };
+    }
+
+    private static String scan(EntryCursor cursor) throws IOException {
+        StringBuilder s = new StringBuilder();
+        try (cursor) {
+            while (cursor.next()) {
+                s.append(new String(cursor.key(), 0, cursor.keyLength(), UTF_8)).append('=');
+                s.append(cursor.isTombstone() ? "X" : new String(cursor.value(), 0, cursor.valueLength(), UTF_8));
+                s.append('@').append(cursor.lsn()).append(' ');
+            }
+            assertFalse(cursor.next(), "stays exhausted");
+        }
+        return s.toString().trim();
+    }
+
+    @Test
+    void emptyComponentHoldsNoMemoryAndFindsNothing() throws IOException {
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            assertTrue(c.isEmpty());
+            assertEquals(0, c.bytesUsed());
+            assertEquals(0, pool.usedBytes());
+            assertEquals(Long.MAX_VALUE, c.minLsn());
+            assertEquals(Long.MIN_VALUE, c.maxLsn());
+            assertEquals(null, get(c, "a", Long.MAX_VALUE));
+            assertEquals("", scan(c.flushCursor()));
+            assertEquals("", scan(c.cursor(b("a"), 1, Long.MAX_VALUE)));
+        }
+    }
+
+    @Test
+    void versionsAreReadAtTheirSnapshotsAndTombstonesAreReported() throws IOException {
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            assertTrue(put(c, "b", "b1", 10));
+            assertTrue(put(c, "a", "a1", 11));
+            assertTrue(put(c, "b", "b2", 12));
+            assertTrue(put(c, "c", "c1", 13));
+            assertTrue(put(c, "b", null, 14));
+            assertTrue(put(c, "ab", "ab1", 15));
+
+            assertEquals(null, get(c, "b", 9));
+            assertEquals("b1", get(c, "b", 10));
+            assertEquals("b1", get(c, "b", 11));
+            assertEquals("b2", get(c, "b", 13));
+            assertEquals("<deleted@14>", get(c, "b", 14));
+            assertEquals("<deleted@14>", get(c, "b", Long.MAX_VALUE));
+            assertEquals(null, get(c, "bb", Long.MAX_VALUE));
+            assertEquals(null, get(c, "", Long.MAX_VALUE));
+
+            assertEquals("a=a1@11 ab=ab1@15 b=X@14 c=c1@13", scan(c.flushCursor()));
+            assertEquals("a=a1@11 b=b2@12 c=c1@13", scan(c.cursor(null, 0, 13)));
+            assertEquals("b=b1@10", scan(c.cursor(null, 0, 10)));
+            assertEquals("", scan(c.cursor(null, 0, 9)));
+            assertEquals("ab=ab1@15 b=X@14 c=c1@13", scan(c.cursor(b("aa"), 2, Long.MAX_VALUE)));
+            assertEquals("b=b2@12 c=c1@13", scan(c.cursor(b("b"), 1, 13)));
+            assertEquals("c=c1@13", scan(c.cursor(b("b\0"), 2, 13)));
+            assertEquals("", scan(c.cursor(b("d"), 1, Long.MAX_VALUE)));
+
+            assertEquals(6, c.entryCount());
+            assertEquals(10, c.minLsn());
+            assertEquals(15, c.maxLsn());
+            assertEquals(1 + 2 + 1 + 2 + 1 + 2 + 1 + 2 + 1 + 0 + 2 + 3, c.payloadBytes());
+            assertEquals(PAGE, c.bytesUsed());
+        }
+    }
+
+    @Test
+    void keysCompareAsUnsignedBytesAndPrefixesSortFirst() throws IOException {
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            byte[][] keys = {
+                {(byte) 0xFF}, {0x7F}, {}, {0x00}, {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09},
+                {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08}, {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, (byte) 0x80},
+                {(byte) 0x80, 0, 0, 0, 0, 0, 0, 0, 1}, {(byte) 0x80, 0, 0, 0, 0, 0, 0, 0},
+            };
+            long lsn = 1;
+            for (byte[] k : keys) {
+                assertTrue(c.put(k, k.length, k, k.length, false, lsn++));
+            }
+            byte[][] sorted = keys.clone();
+            Arrays.sort(sorted, Arrays::compareUnsigned);
+            try (EntryCursor cursor = c.flushCursor()) {
+                for (byte[] expected : sorted) {
+                    assertTrue(cursor.next());
+                    assertArrayEquals(expected, Arrays.copyOf(cursor.key(), cursor.keyLength()));
+                    assertArrayEquals(expected, Arrays.copyOf(cursor.value(), cursor.valueLength()));
+                }
+                assertFalse(cursor.next());
+            }
+        }
+    }
+
+    @Test
+    void sameKeyAndLsnWrittenTwiceTheLaterWins() {
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            assertTrue(put(c, "k", "first", 7));
+            assertTrue(put(c, "k", "second", 7));
+            assertEquals("second", get(c, "k", 7));
+            assertEquals(2, c.entryCount());
+        }
+    }
+
+    @Test
+    void oversizeRecordIsRejectedNamingSizeAndLimit() {
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            int limit = c.maxRecordLength();
+            assertEquals(PAGE - SkipListNodeDescriptor.NEXT_OFFSET - 8 * SkipListNodeDescriptor.MAX_HEIGHT, limit);
+            byte[] key = new byte[100];
+            byte[] big = new byte[limit];
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> c.put(key, key.length, big, limit - 99, false, 1));
+            assertTrue(e.getMessage().contains("record of " + (limit + 1) + " bytes"), e.getMessage());
+            assertTrue(e.getMessage().contains("limit of " + limit + " bytes"), e.getMessage());
+            assertEquals(0, c.entryCount());
+            // The largest record fits at any height, several times over.
+            for (int i = 0; i < 20; i++) {
+                key[0] = (byte) i;
+                assertTrue(c.put(key, key.length, big, limit - 100, false, i));
+            }
+            assertEquals(20L * PAGE, c.bytesUsed(), "one page per maximal record");
+            assertThrows(IllegalArgumentException.class, () -> c.put(key, 1, big, 1, false, -1));
+        }
+    }
+
+    @Test
+    void exhaustedPoolMakesPutReturnFalseWithoutInsertingAndRetryWorksAfterGrowth() {
+        pool.setCapacity(2L * PAGE);
+        try (MemoryComponent c = new MemoryComponent(pool)) {
+            byte[] value = new byte[200];
+            int inserted = 0;
+            byte[] key = new byte[4];
+            while (true) {
+                key[0] = (byte) (inserted >> 8);
+                key[1] = (byte) inserted;
+                if (!c.put(key, key.length, value, value.length, false, inserted)) {
+                    break;
+                }
+                inserted++;
+            }
+            assertTrue(inserted > 10, "two pages hold some records: " + inserted);
+            assertEquals(inserted, c.entryCount(), "a failed put inserts nothing");
+            assertEquals(2L * PAGE, c.bytesUsed());
+            assertEquals(2L * PAGE, pool.usedBytes());
+            assertFalse(c.put(key, key.length, value, value.length, false, inserted), "still exhausted");
+            ValueHolder out = new ValueHolder();
+            key[0] = 0;
+            key[1] = 0;
+            assertEquals(LookupResult.FOUND, c.get(key, key.length, Long.MAX_VALUE, out));
+
+            pool.setCapacity(3L * PAGE); // e.g. another tree flushed
+            key[0] = (byte) (inserted >> 8);
+            key[1] = (byte) inserted;
+            assertTrue(c.put(key, key.length, value, value.length, false, inserted));
+            assertEquals(3L * PAGE, c.bytesUsed());
+        }
+        assertEquals(0, pool.usedBytes(), "close returned every page");
+    }
+
+    @Test
+    void closeReturnsAllPagesAndIsIdempotent() {
+        MemoryComponent a = new MemoryComponent(pool);
+        MemoryComponent b = new MemoryComponent(pool);
+        byte[] value = new byte[500];
+        for (int i = 0; i < 100; i++) {
+            byte[] key = b("key" + i);
+            assertTrue(a.put(key, key.length, value, value.length, false, i));
+            assertTrue(b.put(key, key.length, value, 10, false, i));
+        }
+        assertEquals(a.bytesUsed() + b.bytesUsed(), pool.usedBytes(), "components account exactly what the pool handed out");
+        assertEquals(0, a.bytesUsed() % PAGE);
+        assertTrue(a.bytesUsed() >= a.payloadBytes());
+        a.close();
+        a.close();
+        assertTrue(a.isClosed());
+        assertEquals(0, a.bytesUsed());
+        assertEquals(b.bytesUsed(), pool.usedBytes());
+        assertThrows(IllegalStateException.class, () -> put(a, "x", "y", 1));
+        b.close();
+        assertEquals(0, pool.usedBytes());
+    }
+
+    @Test
+    void putAndGetAllocateNothingOnTheHeapOnceWarm() {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (WriteMemoryPool big = new WriteMemoryPool(WriteMemoryPoolOptions.of(64L << 20).withName("alloc-test"));
+             MemoryComponent c = new MemoryComponent(big)) {
+            byte[] key = new byte[16];
+            byte[] value = new byte[40];
+            ValueHolder out = new ValueHolder();
+            long lsn = 0;
+            for (int round = 0; round < 3; round++) {
+                long pagesBefore = c.bytesUsed() / big.pageSize();
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < 20_000; i++) {
+                    key[3] = (byte) i;
+                    key[2] = (byte) (i >> 8);
+                    c.put(key, key.length, value, value.length, (i & 7) == 0, lsn++);
+                    c.get(key, key.length, Long.MAX_VALUE, out);
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                long pages = c.bytesUsed() / big.pageSize() - pagesBefore;
+                if (round == 2) {
+                    // Only page changes allocate (a slab per page, the page list and the pool's
+                    // bookkeeping growing): here ~1 page per 600 puts, never per record.
+                    assertTrue(allocated < 1024 * (pages + 8), "allocated " + allocated + " bytes for 20000 puts and gets over " + pages + " pages");
+                }
+            }
+        }
+    }
+}
