@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,18 +24,19 @@ import org.slf4j.LoggerFactory;
  * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} (O_DIRECT). Whether the platform supports it is
  * learned on the first such open: if the option is rejected the file is reopened with buffered I/O,
  * one warning is logged, and every later DIRECT open of this file system is buffered without trying
- * again. Either way a file opened with DIRECT checks that buffers, positions and lengths are aligned
+ * again (the decision is per file-system instance, not per mount). Either way a file opened with DIRECT checks that buffers, positions and lengths are aligned
  * to {@link #directIoAlignment()} (so misaligned code fails on every platform, not only on Linux),
  * and {@link StorageFile#isDirect()} says whether the page cache is really bypassed.
  *
  * <p>Errors: every exception names the path it concerns. Exceptions from {@link Files} already do;
  * exceptions from a {@link FileChannel} are wrapped in an {@link IOException} that does.
  *
- * <p>Invariants: (1) {@link #directIoSupport} moves at most once from {@code UNKNOWN} to
+ * <p>Invariants: (1) {@code directIoSupport} moves at most once from {@code UNKNOWN} to
  * {@code SUPPORTED} or {@code UNSUPPORTED} and never changes afterwards; (2) the fallback warning
  * is logged at most once per instance.
  *
- * <p>Thread safety: safe for concurrent use; the only mutable state is {@link #directIoSupport}.
+ * <p>Thread safety: safe for concurrent use; the only mutable state is {@code directIoSupport},
+ * which changes only by compare-and-set.
  */
 public final class RealFileSystem implements FileSystem {
 
@@ -52,7 +54,7 @@ public final class RealFileSystem implements FileSystem {
 
     private final int alignment;
     private final java.nio.file.OpenOption directOption;
-    private volatile DirectIoSupport directIoSupport;
+    private final AtomicReference<DirectIoSupport> directIoSupport = new AtomicReference<>();
 
     RealFileSystem(boolean directIoEnabled, int alignment, java.nio.file.OpenOption directOption) {
         if (alignment <= 0 || Integer.bitCount(alignment) != 1) {
@@ -60,7 +62,7 @@ public final class RealFileSystem implements FileSystem {
         }
         this.alignment = alignment;
         this.directOption = directOption;
-        this.directIoSupport = directIoEnabled ? DirectIoSupport.UNKNOWN : DirectIoSupport.DISABLED;
+        this.directIoSupport.set(directIoEnabled ? DirectIoSupport.UNKNOWN : DirectIoSupport.DISABLED);
     }
 
     /** A file system that honours {@link OpenOption#DIRECT} where the platform supports it. */
@@ -80,7 +82,7 @@ public final class RealFileSystem implements FileSystem {
     public StorageFile open(Path path, OpenOption... options) throws IOException {
         OpenMode mode = OpenMode.of(options);
         Set<java.nio.file.OpenOption> nio = nioOptions(mode);
-        DirectIoSupport support = directIoSupport;
+        DirectIoSupport support = directIoSupport.get();
         if (!mode.direct() || support == DirectIoSupport.UNSUPPORTED || support == DirectIoSupport.DISABLED) {
             return new RealStorageFile(path, FileChannel.open(path, nio), mode.writable(), false, mode.direct(),
                     alignment);
@@ -92,15 +94,18 @@ public final class RealFileSystem implements FileSystem {
         try {
             channel = FileChannel.open(path, withDirect);
         } catch (UnsupportedOperationException | IOException e) {
-            if (support == DirectIoSupport.SUPPORTED || e instanceof FileSystemException) {
-                // Known to work, or a failure about the file itself (missing, exists, access denied).
+            // A subclass of FileSystemException (no such file, exists, access denied) is about the
+            // file, not O_DIRECT; an unsupported O_DIRECT shows up as UnsupportedOperationException or
+            // as a plain FileSystemException ("Invalid argument", EINVAL).
+            boolean aboutTheFile = e instanceof FileSystemException && e.getClass() != FileSystemException.class;
+            if (support == DirectIoSupport.SUPPORTED || aboutTheFile) {
                 throw withPath(e, "direct open", path);
             }
             channel = openAfterDirectFailed(path, mode, nio, existedBefore);
             markUnsupported(path, e);
             return new RealStorageFile(path, channel, mode.writable(), false, true, alignment);
         }
-        directIoSupport = DirectIoSupport.SUPPORTED;
+        directIoSupport.compareAndSet(DirectIoSupport.UNKNOWN, DirectIoSupport.SUPPORTED);
         return new RealStorageFile(path, channel, mode.writable(), true, true, alignment);
     }
 
@@ -120,9 +125,8 @@ public final class RealFileSystem implements FileSystem {
         return FileChannel.open(path, nio);
     }
 
-    private synchronized void markUnsupported(Path path, Exception cause) {
-        if (directIoSupport == DirectIoSupport.UNKNOWN) {
-            directIoSupport = DirectIoSupport.UNSUPPORTED;
+    private void markUnsupported(Path path, Exception cause) {
+        if (directIoSupport.compareAndSet(DirectIoSupport.UNKNOWN, DirectIoSupport.UNSUPPORTED)) {
             LOG.warn("Direct I/O (O_DIRECT) is not supported here (opening {} failed: {}); files opened "
                     + "with DIRECT use buffered I/O through the page cache from now on", path, cause.toString());
         }
@@ -203,7 +207,7 @@ public final class RealFileSystem implements FileSystem {
 
     /** What this file system has learned about O_DIRECT (for tests and diagnostics). */
     DirectIoSupport directIoSupport() {
-        return directIoSupport;
+        return directIoSupport.get();
     }
 
     /**

@@ -13,7 +13,8 @@ import java.nio.file.StandardOpenOption;
  * reads and writes, so concurrent readers and writers never share a channel position.
  *
  * <p>Invariants: (1) {@link #end} is at least the size of the file as extended through this handle;
- * appends land at {@link #end}. It assumes no other handle or process appends to the same file.
+ * appends land at {@link #end}. Requires: no other handle or process extends the same file, and
+ * positional writes past the end do not race with appends (their bytes could interleave).
  * (2) If {@link #checkAlignment} is set, every buffer, position and length handed to the channel is
  * a multiple of {@link #alignment} (a heap buffer's address is not checked: the JDK copies it to an
  * aligned temporary buffer).
