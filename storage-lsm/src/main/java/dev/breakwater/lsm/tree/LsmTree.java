@@ -1,0 +1,458 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
+import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.memory.MemoryComponent;
+import dev.breakwater.lsm.version.Run;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One LSM B+-tree: a mutable memory table drawing pages from the shared write-memory pool, sealed
+ * memory tables waiting for flush, and immutable disk components in a grouped L0 and levels below,
+ * read through the shared buffer cache (DESIGN.md section 4).
+ *
+ * <h2>Writes</h2>
+ * {@link #put} and {@link #delete} insert into the active memory table, lock-free, from any number of
+ * threads. Each write gets an internal sequence number; a {@link VisibilityTracker} publishes the
+ * highest number below which every write finished, and reads use it as their snapshot. When the
+ * active table reaches {@link LsmTreeOptions#memoryTableBytes()} it is sealed and queued for flush;
+ * when the pool has no page left, writers wait (a counted stall) for a flush to free memory, up to
+ * {@link LsmTreeOptions#stallTimeout()}. The caller passes the log LSN of each write; the tree keeps
+ * the LSN range of every memory table and records in each flush the LSN below which all writes are
+ * on disk.
+ *
+ * <h2>Reads</h2>
+ * A read takes a snapshot ({@link SuperVersion}: memory tables plus disk version, reference counted)
+ * lock-free. Point lookups search memory tables newest first, then disk runs newest first, skipping
+ * tables by key range and Bloom filter; range scans merge cursors over all of them.
+ *
+ * <h2>Background work</h2>
+ * Flushes ({@link Flusher}) run on the flush pool, one at a time per tree so L0 keeps recency order;
+ * merges ({@link MergeScheduler}) run on the merge pool. Both change the disk components only through
+ * {@link VersionSet#logAndApply}. A background failure is kept and makes later writes fail with it as
+ * the cause; reads keep working.
+ *
+ * <p>Invariants: (1) every write with a sequence number {@code <=} a snapshot's is in that snapshot's
+ * memory tables or disk version, and no disk table of the snapshot holds a later one; (2) memory
+ * tables are flushed oldest first; (3) a memory table's pages return to the pool only after its flush
+ * is installed and its last reader left.
+ *
+ * <p>Thread safety: all public methods are safe from any thread. {@link #close} must not race with
+ * other calls.
+ */
+public final class LsmTree implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LsmTree.class);
+
+    final String name;
+    final Path dir;
+    final LsmTreeOptions options;
+    final TreeResources resources;
+    final VersionSet versions;
+    final TreeStatistics stats = new TreeStatistics();
+    final VisibilityTracker tracker;
+    final Flusher flusher;
+    final MergeScheduler merges;
+    private final AtomicLong memoryTableIds = new AtomicLong();
+    private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
+
+    /** Guards swapping the super version and the list of sealed tables. */
+    final Object stateLock = new Object();
+    /** Sealed tables, newest first. Guarded by stateLock. */
+    final List<MemoryTable> immutables = new ArrayList<>();
+    /** Highest sequence number in any flushed (installed) memory table. Guarded by stateLock. */
+    long flushedSeq;
+    private volatile SuperVersion current;
+    volatile Throwable backgroundError;
+    private volatile boolean closed;
+
+    private LsmTree(String name, Path dir, LsmTreeOptions options, TreeResources resources, VersionSet versions) {
+        this.name = name;
+        this.dir = dir;
+        this.options = options;
+        this.resources = resources;
+        this.versions = versions;
+        this.tracker = new VisibilityTracker(0);
+        this.flusher = new Flusher(this);
+        this.merges = new MergeScheduler(this, options.policy().picker());
+        MemoryTable active = newMemoryTable();
+        this.current = new SuperVersion(active, List.of(), versions.current(), 0);
+        active.unref(); // the super version holds it now
+    }
+
+    /**
+     * Opens the tree stored in {@code dir}, creating it if empty. The tree comes back exactly as its
+     * last installed version; files no version refers to are deleted.
+     */
+    public static LsmTree open(String name, Path dir, LsmTreeOptions options, TreeResources resources) throws IOException {
+        if (resources.cache().pageSize() != options.pageSize()) {
+            throw new IllegalArgumentException("tree " + name + ": page size " + options.pageSize()
+                    + " differs from the buffer cache's " + resources.cache().pageSize());
+        }
+        VersionSet versions = VersionSet.open(name, resources.fs(), dir, resources.cache(), resources.io(),
+                options.directIo(), options.manifestRotateBytes());
+        LsmTree tree = new LsmTree(name, dir, options, resources, versions);
+        tree.merges.maybeSchedule();
+        return tree;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Sets how the tree learns the smallest log LSN that was assigned to a write not yet applied to
+     * it (the transaction layer knows; standalone trees have none). Flushes never record a durable
+     * LSN at or above it.
+     */
+    public void setOldestUnappliedLsn(LongSupplier supplier) {
+        this.oldestUnappliedLsn = supplier;
+    }
+
+    MemoryTable newMemoryTable() {
+        return new MemoryTable(new MemoryComponent(resources.pool()), memoryTableIds.incrementAndGet());
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** Inserts or replaces {@code key}'s value. {@code logLsn} is the write's log position (0 if none). */
+    public void put(byte[] key, byte[] value, long logLsn) throws IOException {
+        write(key, key.length, value, value.length, false, logLsn);
+    }
+
+    /** Deletes {@code key} (writes a tombstone). */
+    public void delete(byte[] key, long logLsn) throws IOException {
+        write(key, key.length, null, 0, true, logLsn);
+    }
+
+    /**
+     * Applies one write. Allocation-free unless it stalls.
+     *
+     * @throws IOException if a background flush or merge failed earlier, or the write stalled for
+     *                     longer than the stall timeout
+     */
+    public void write(byte[] key, int keyLen, byte[] value, int valueLen, boolean tombstone, long logLsn) throws IOException {
+        checkWritable();
+        long stallStart = 0;
+        while (true) {
+            MemoryTable t = current.active;
+            if (!t.enterWriter()) {
+                Thread.onSpinWait(); // sealed: the new active table is being installed
+                continue;
+            }
+            boolean inserted;
+            long seq = tracker.begin();
+            try {
+                t.noteLogLsn(logLsn);
+                inserted = t.component.put(key, keyLen, value, valueLen, tombstone, seq);
+            } finally {
+                tracker.complete(seq);
+                t.exitWriter();
+            }
+            if (inserted) {
+                stats.entriesWritten.increment();
+                if (stallStart != 0) {
+                    stats.writeStallNanos.add(System.nanoTime() - stallStart);
+                }
+                if (t.component.bytesUsed() >= options.memoryTableBytes()) {
+                    rotate(t, false);
+                }
+                return;
+            }
+            // The pool has no page: seal what we hold so a flush can free it, then wait.
+            if (stallStart == 0) {
+                stallStart = System.nanoTime();
+                stats.writeStalls.increment();
+            } else if (System.nanoTime() - stallStart > options.stallTimeout().toNanos()) {
+                stats.writeStallNanos.add(System.nanoTime() - stallStart);
+                throw new IOException("tree " + name + ": write stalled for " + options.stallTimeout().toMillis()
+                        + " ms waiting for write memory (pool exhausted and flushes did not free enough)");
+            }
+            checkWritable();
+            if (!t.component.isEmpty()) {
+                rotate(t, true);
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+        }
+    }
+
+    /**
+     * Seals {@code t} if it is still the active table and queues it for flush. Unless {@code force},
+     * does nothing while {@code maxImmutables} tables already wait (writers keep filling the active
+     * table until memory runs out, which then stalls them).
+     */
+    void rotate(MemoryTable t, boolean force) {
+        synchronized (stateLock) {
+            if (current.active != t || t.isSealed()) {
+                return;
+            }
+            if (!force && immutables.size() >= options.maxImmutables()) {
+                return;
+            }
+            t.sealAndDrain();
+            immutables.add(0, t);
+            MemoryTable fresh = newMemoryTable();
+            installSuperVersion(fresh);
+            fresh.unref();
+        }
+        flusher.schedule();
+    }
+
+    /** Requires: stateLock held. Publishes a new snapshot of the memory tables and the current version. */
+    void installSuperVersion(MemoryTable active) {
+        SuperVersion old = current;
+        current = new SuperVersion(active, immutables, versions.current(), flushedSeq);
+        old.unref();
+    }
+
+    /** Requires: stateLock held. The active table and the sealed ones. */
+    List<MemoryTable> memoryTablesLocked() {
+        List<MemoryTable> all = new ArrayList<>(immutables.size() + 1);
+        all.add(current.active);
+        all.addAll(immutables);
+        return all;
+    }
+
+    /** Requires: stateLock held. */
+    void installSuperVersion() {
+        installSuperVersion(current.active);
+    }
+
+    void checkWritable() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("tree " + name + " is closed");
+        }
+        Throwable e = backgroundError;
+        if (e != null) {
+            throw new IOException("tree " + name + " refuses writes after a background failure: " + e, e);
+        }
+    }
+
+    void backgroundFailure(String what, Throwable e) {
+        if (backgroundError == null) {
+            backgroundError = e;
+        }
+        LOG.error("tree {}: {} failed; the tree now refuses writes", name, what, e);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * A consistent snapshot: the visibility watermark is read before the super version, and a super
+     * version whose disk components already hold later writes is skipped for a newer watermark.
+     */
+    private SuperVersion acquire(long[] snapshotOut) {
+        while (true) {
+            long snap = tracker.visible();
+            SuperVersion s = current;
+            if (!s.tryRef()) {
+                continue;
+            }
+            if (s.flushedSeq <= snap) {
+                snapshotOut[0] = snap;
+                return s;
+            }
+            s.unref();
+            Thread.onSpinWait();
+        }
+    }
+
+    private static final ThreadLocal<long[]> SNAP = ThreadLocal.withInitial(() -> new long[1]);
+
+    /**
+     * Looks {@code key} up: {@link LookupResult#FOUND} with the value in {@code out}, or
+     * {@link LookupResult#ABSENT} (never stored or deleted).
+     */
+    public LookupResult get(byte[] key, int keyLen, ValueHolder out) throws IOException {
+        long[] snap = SNAP.get();
+        SuperVersion s = acquire(snap);
+        try {
+            LookupResult r = s.active.component.get(key, keyLen, snap[0], out);
+            for (int i = 0; r == LookupResult.ABSENT && i < s.immutables.size(); i++) {
+                r = s.immutables.get(i).component.get(key, keyLen, snap[0], out);
+            }
+            if (r == LookupResult.ABSENT) {
+                r = getFromDisk(s.version, key, keyLen, out);
+            }
+            return r == LookupResult.DELETED ? LookupResult.ABSENT : r;
+        } finally {
+            s.unref();
+        }
+    }
+
+    public LookupResult get(byte[] key, ValueHolder out) throws IOException {
+        return get(key, key.length, out);
+    }
+
+    private LookupResult getFromDisk(Version v, byte[] key, int keyLen, ValueHolder out) throws IOException {
+        List<List<Run>> levels = v.levels();
+        for (int l = 0; l < levels.size(); l++) {
+            List<Run> runs = levels.get(l);
+            for (int r = 0; r < runs.size(); r++) {
+                TableMeta t = runs.get(r).find(key, keyLen);
+                if (t == null) {
+                    continue;
+                }
+                LookupResult res = versions.reader(t.fileNumber()).get(key, keyLen, out, IoPurpose.QUERY);
+                if (res != LookupResult.ABSENT) {
+                    return res;
+                }
+            }
+        }
+        return LookupResult.ABSENT;
+    }
+
+    /**
+     * A cursor over the live entries with {@code from <= key < toExclusive} (null bounds are open), in
+     * key order, all from one consistent snapshot that the cursor holds until closed.
+     */
+    public EntryCursor scan(byte[] from, byte[] toExclusive) throws IOException {
+        long[] snap = new long[1];
+        SuperVersion s = acquire(snap);
+        List<EntryCursor> sources = new ArrayList<>();
+        try {
+            int fromLen = from == null ? 0 : from.length;
+            sources.add(s.active.component.cursor(from, fromLen, snap[0]));
+            for (MemoryTable t : s.immutables) {
+                sources.add(t.component.cursor(from, fromLen, snap[0]));
+            }
+            for (List<Run> level : s.version.levels()) {
+                for (Run run : level) {
+                    if (!run.isEmpty()) {
+                        sources.add(new RunCursor(versions, run, from, IoPurpose.QUERY));
+                    }
+                }
+            }
+            return new TreeCursor(new MergingCursor(sources, true), toExclusive, s);
+        } catch (RuntimeException e) {
+            for (EntryCursor c : sources) {
+                c.close();
+            }
+            s.unref();
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- control
+
+    /** Seals the active memory table (if it holds anything) and waits until every sealed table is on disk. */
+    public void flush() throws IOException {
+        checkWritable();
+        MemoryTable t = current.active;
+        if (!t.component.isEmpty()) {
+            rotate(t, true);
+        }
+        flusher.awaitIdle();
+        checkWritable();
+    }
+
+    /** Waits until no merge is running or due. For tests and benchmarks that compare settled trees. */
+    public void awaitMerges() throws IOException {
+        merges.awaitQuiescent();
+        checkWritable();
+    }
+
+    /** The current disk version (for statistics and tests; do not hold it). */
+    public Version version() {
+        return versions.current();
+    }
+
+    /** A copy of the tree's statistics. */
+    public TreeStatisticsSnapshot statistics() {
+        Version v = versions.current();
+        List<Long> levelBytes = new ArrayList<>();
+        List<Integer> levelTables = new ArrayList<>();
+        for (int i = 0; i < v.levelCount(); i++) {
+            levelBytes.add(v.levelBytes(i));
+            levelTables.add(v.levelTables(i));
+        }
+        SuperVersion s = current;
+        long memory = s.active.component.bytesUsed();
+        for (MemoryTable t : s.immutables) {
+            memory += t.component.bytesUsed();
+        }
+        long[] bloom = versions.bloomStatistics();
+        long probes = bloom[0];
+        long negatives = bloom[1];
+        long falsePositives = bloom[2];
+        return new TreeStatisticsSnapshot(stats.entriesWritten.sum(), stats.flushes.sum(), stats.bytesFlushed.sum(),
+                stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
+                v.level(0).size(), memory, probes, negatives, falsePositives,
+                stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeStalls.sum(),
+                stats.writeStallNanos.sum());
+    }
+
+    /** The LSN below which every write of this tree is on disk, as recorded by the last flush. */
+    public long durableLsn() {
+        return versions.current().lastFlushedLsn();
+    }
+
+    /** The smallest log LSN held only in memory by this tree, or {@code Long.MAX_VALUE}. */
+    public long oldestMemoryLsn() {
+        SuperVersion s = current;
+        long min = s.active.minLogLsn();
+        for (MemoryTable t : s.immutables) {
+            min = Math.min(min, t.minLogLsn());
+        }
+        return min;
+    }
+
+    long oldestUnappliedLsn() {
+        return oldestUnappliedLsn.getAsLong();
+    }
+
+    /**
+     * Closes the tree: with {@code flushFirst}, memory tables are flushed first (a clean shutdown);
+     * without, their contents are dropped (the log must hold them). Waits for running flushes and
+     * merges. Idempotent.
+     */
+    public void close(boolean flushFirst) throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            if (flushFirst && backgroundError == null) {
+                flush();
+            }
+        } finally {
+            closed = true;
+            merges.shutdown();
+            flusher.shutdown();
+            synchronized (stateLock) {
+                current.unref(); // the super version owns the memory tables' references
+                immutables.clear();
+            }
+            versions.close();
+        }
+    }
+
+    /** Flushes memory and closes. */
+    @Override
+    public void close() throws IOException {
+        close(true);
+    }
+
+    @Override
+    public String toString() {
+        return "LsmTree[" + name + ", " + versions.current() + "]";
+    }
+}

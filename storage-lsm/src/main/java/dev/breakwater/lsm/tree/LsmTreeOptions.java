@@ -1,0 +1,101 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.lsm.merge.LevelingPicker;
+import dev.breakwater.lsm.merge.MergePicker;
+import dev.breakwater.lsm.merge.MergeSettings;
+import dev.breakwater.lsm.merge.TieringPicker;
+import dev.breakwater.lsm.sstable.Compression;
+import dev.breakwater.lsm.sstable.SSTableOptions;
+import java.time.Duration;
+
+/**
+ * Per-tree settings.
+ *
+ * @param pageSize             disk page size (must equal the buffer cache's)
+ * @param memoryTableBytes     the active memory table is sealed and flushed once it holds this much
+ * @param maxImmutables        sealed tables waiting for flush before writers stall
+ * @param targetTableBytes     flush and merge outputs are cut into SSTables of about this size
+ * @param sizeRatio            T
+ * @param l0MergeGroups        L0 groups at which an L0 merge is due
+ * @param l0SlowdownGroups     L0 groups at which each flush is delayed (and the stall counted)
+ * @param l0StopGroups         L0 groups at which flushes wait for merges
+ * @param policy               merge policy
+ * @param bloomBitsPerKey      Bloom filter bits per key (10 gives about 1% false positives)
+ * @param compression          leaf-page compression
+ * @param directIo             read and write SSTables with O_DIRECT
+ * @param stallTimeout         longest a writer waits for memory before failing
+ * @param manifestRotateBytes  start a new manifest beyond this size
+ */
+public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
+                             int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
+                             double bloomBitsPerKey, Compression compression, boolean directIo, Duration stallTimeout,
+                             long manifestRotateBytes) {
+
+    /** Merge policies. */
+    public enum Policy {
+        LEVELING, TIERING;
+
+        MergePicker picker() {
+            return this == LEVELING ? new LevelingPicker() : new TieringPicker();
+        }
+    }
+
+    public LsmTreeOptions {
+        if (l0SlowdownGroups >= l0StopGroups) {
+            throw new IllegalArgumentException("l0SlowdownGroups (" + l0SlowdownGroups + ") must be below l0StopGroups (" + l0StopGroups + ")");
+        }
+        if (maxImmutables < 1) {
+            throw new IllegalArgumentException("maxImmutables must be >= 1, got " + maxImmutables);
+        }
+    }
+
+    /** Defaults for a tree with {@code memoryTableBytes} of write memory. */
+    public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
+                4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, Compression.NONE, false,
+                Duration.ofSeconds(60), 4L << 20);
+    }
+
+    public LsmTreeOptions withPolicy(Policy p) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withSizeRatio(int t) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withTargetTableBytes(long bytes) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withCompression(Compression c) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, c, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withDirectIo(boolean direct) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, direct, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    public LsmTreeOptions withManifestRotateBytes(long bytes) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, bytes);
+    }
+
+    MergeSettings mergeSettings() {
+        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes);
+    }
+
+    SSTableOptions tableOptions() {
+        return SSTableOptions.defaults(pageSize).withBloomBitsPerKey(bloomBitsPerKey).withCompression(compression).withDirectIo(directIo);
+    }
+}

@@ -1,0 +1,207 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.merge.MergePicker;
+import dev.breakwater.lsm.merge.MergeTask;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
+import dev.breakwater.lsm.version.VersionEdit;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Schedules a tree's merges on the shared merge pool and executes them: asks the picker (a pure
+ * function of the version and the set of busy tables) for work whenever the tree changes, marks the
+ * chosen tables busy, merges them into new SSTables and installs the result. Level changes that
+ * renumber levels (adding an empty L1) are applied only while no merge runs.
+ *
+ * <p>Thread safety: safe; scheduling state is guarded by this monitor. Lock order: this monitor,
+ * then the tree's state lock, then the version set's monitor.
+ */
+final class MergeScheduler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MergeScheduler.class);
+    /** Merges of one tree that may run at once. */
+    private static final int MAX_CONCURRENT = 2;
+
+    private final LsmTree tree;
+    private final MergePicker picker;
+    /** File numbers of tables in running merges. Guarded by this. */
+    private final Set<Long> busy = new HashSet<>();
+    /** Guarded by this. */
+    private int running;
+    private volatile boolean shutdown;
+
+    MergeScheduler(LsmTree tree, MergePicker picker) {
+        this.tree = tree;
+        this.picker = picker;
+    }
+
+    /** Starts every merge that is due and can run now. */
+    synchronized void maybeSchedule() {
+        while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
+            Version v = tree.versions.current();
+            Optional<MergeTask> task = picker.pick(v, busy, tree.options.mergeSettings());
+            if (task.isEmpty()) {
+                if (running == 0 && applyLevelChange(v)) {
+                    continue;
+                }
+                notifyAll();
+                return;
+            }
+            MergeTask t = task.get();
+            for (TableMeta m : t.allTables()) {
+                busy.add(m.fileNumber());
+            }
+            running++;
+            tree.resources.mergeExecutor().execute(() -> execute(t));
+        }
+        notifyAll();
+    }
+
+    /** Requires: this monitor held and no merge running. */
+    private boolean applyLevelChange(Version v) {
+        Optional<MergePicker.LevelChange> change = picker.levelChange(v, tree.options.mergeSettings());
+        if (change.isEmpty()) {
+            return false;
+        }
+        try {
+            tree.versions.logAndApply(new VersionEdit().insertLevel(change.get().index()));
+            synchronized (tree.stateLock) {
+                tree.installSuperVersion();
+            }
+            LOG.info("tree {}: {}", tree.name, change.get().reason());
+            return true;
+        } catch (IOException | RuntimeException e) {
+            tree.backgroundFailure("level change", e);
+            return false;
+        }
+    }
+
+    private void execute(MergeTask task) {
+        try {
+            if (!shutdown) {
+                merge(task);
+            }
+        } catch (Throwable e) {
+            tree.backgroundFailure("merge (" + task.reason() + ")", e);
+        } finally {
+            synchronized (this) {
+                for (TableMeta m : task.allTables()) {
+                    busy.remove(m.fileNumber());
+                }
+                running--;
+                notifyAll();
+            }
+        }
+        maybeSchedule();
+    }
+
+    private void merge(MergeTask task) throws IOException {
+        List<EntryCursor> sources = new ArrayList<>();
+        long minLsn = Long.MAX_VALUE;
+        long maxLsn = Long.MIN_VALUE;
+        for (MergeTask.Input in : task.inputs()) {
+            for (TableMeta t : in.tables()) {
+                sources.add(tree.versions.reader(t.fileNumber()).cursor(null, 0, IoPurpose.MERGE));
+                minLsn = Math.min(minLsn, t.minLsn());
+                maxLsn = Math.max(maxLsn, t.maxLsn());
+            }
+        }
+        List<TableMeta> outputs;
+        try (MergingCursor merged = new MergingCursor(sources, task.dropTombstones())) {
+            outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(), tree.resources.io(),
+                    IoPurpose.MERGE, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+        }
+        tree.versions.logAndApply(v -> installEdit(v, task, outputs));
+        synchronized (tree.stateLock) {
+            tree.installSuperVersion();
+        }
+        long written = 0;
+        for (TableMeta m : outputs) {
+            written += m.sizeBytes();
+        }
+        tree.stats.merges.increment();
+        tree.stats.mergeBytesRead.add(task.inputBytes());
+        tree.stats.mergeBytesWritten.add(written);
+    }
+
+    private VersionEdit installEdit(Version v, MergeTask task, List<TableMeta> outputs) {
+        VersionEdit edit = new VersionEdit();
+        for (MergeTask.Input in : task.inputs()) {
+            for (TableMeta t : in.tables()) {
+                edit.removeTable(in.level(), in.runId(), t);
+            }
+        }
+        int out = task.outputLevel();
+        if (out >= v.levelCount()) {
+            edit.insertLevel(v.levelCount());
+        }
+        long runId;
+        if (task.outputRunId() == MergeTask.LEVEL_RUN && out < v.levelCount() && !v.level(out).isEmpty()) {
+            runId = v.level(out).get(0).id();
+        } else {
+            runId = tree.versions.newRunId();
+            edit.newRun(out, runId, true);
+        }
+        for (TableMeta m : outputs) {
+            edit.addTable(out, runId, m);
+        }
+        return edit;
+    }
+
+    /** Waits until L0 has fewer than {@code groups} groups, the tree fails, or it shuts down. */
+    synchronized void awaitL0Below(int groups) throws IOException {
+        while (!shutdown && tree.backgroundError == null && tree.versions.current().level(0).size() >= groups) {
+            maybeScheduleLocked();
+            try {
+                wait(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("flush of tree " + tree.name + " interrupted while L0 is full");
+            }
+        }
+    }
+
+    /** Waits until no merge runs and none is due. */
+    synchronized void awaitQuiescent() throws IOException {
+        while (!shutdown && tree.backgroundError == null) {
+            maybeScheduleLocked();
+            if (running == 0) {
+                return;
+            }
+            try {
+                wait(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("waiting for merges of tree " + tree.name);
+            }
+        }
+    }
+
+    private void maybeScheduleLocked() {
+        maybeSchedule(); // re-entrant: this monitor is already held
+    }
+
+    /** Stops scheduling and waits for running merges. */
+    synchronized void shutdown() {
+        shutdown = true;
+        while (running > 0) {
+            try {
+                wait(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

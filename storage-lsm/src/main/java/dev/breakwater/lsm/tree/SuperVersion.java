@@ -1,0 +1,65 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.lsm.version.Version;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Everything a reader of the tree needs, as one immutable, reference-counted snapshot: the active
+ * memory table, the sealed memory tables awaiting flush (newest first), and the disk version. The
+ * tree swaps in a new one whenever any of them changes; a reader acquires the current one lock-free
+ * ({@link #tryRef()} fails once the count reached zero, and the reader retries with the newer one).
+ *
+ * <p>Invariants: (1) while referenced, it holds a reference on each of its memory tables and on its
+ * version; (2) releasing the last reference releases those.
+ *
+ * <p>Thread safety: safe.
+ */
+final class SuperVersion {
+
+    final MemoryTable active;
+    /** Sealed tables, newest first. */
+    final List<MemoryTable> immutables;
+    final Version version;
+    /** Highest sequence number of any memory table already flushed into {@link #version}. */
+    final long flushedSeq;
+    private final AtomicInteger refs = new AtomicInteger(1);
+
+    /** Takes a new reference on every table and on the version. */
+    SuperVersion(MemoryTable active, List<MemoryTable> immutables, Version version, long flushedSeq) {
+        this.active = active;
+        this.flushedSeq = flushedSeq;
+        this.immutables = List.copyOf(immutables);
+        this.version = version;
+        active.ref();
+        for (MemoryTable t : this.immutables) {
+            t.ref();
+        }
+        version.ref();
+    }
+
+    boolean tryRef() {
+        while (true) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void unref() {
+        int left = refs.decrementAndGet();
+        if (left == 0) {
+            active.unref();
+            for (MemoryTable t : immutables) {
+                t.unref();
+            }
+            version.unref();
+        } else if (left < 0) {
+            throw new IllegalStateException("super version released too often");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.breakwater.lsm.tree;
+
+import java.nio.file.Path;
+
+/**
+ * Names of a tree's files: SSTables are {@code <file number, 6+ digits>.sst}; an SSTable being
+ * written is {@code <number>.sst.tmp} until it is complete and synced, then renamed, so a crash
+ * never leaves a partial file under a live name. Manifest files are named by {@code ManifestFormat}.
+ */
+final class TableFiles {
+
+    static final String SUFFIX = ".sst";
+    static final String TMP_SUFFIX = ".sst.tmp";
+
+    private TableFiles() {
+    }
+
+    static String name(long fileNumber) {
+        return String.format("%06d%s", fileNumber, SUFFIX);
+    }
+
+    static Path path(Path dir, long fileNumber) {
+        return dir.resolve(name(fileNumber));
+    }
+
+    static Path tmpPath(Path dir, long fileNumber) {
+        return dir.resolve(String.format("%06d%s", fileNumber, TMP_SUFFIX));
+    }
+
+    /** The file number of an SSTable file name, or -1 if the name is not one. */
+    static long parse(String fileName) {
+        if (!fileName.endsWith(SUFFIX)) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fileName.substring(0, fileName.length() - SUFFIX.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.breakwater.lsm.tree;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Live counters of one tree (DESIGN.md section 6): what the memory tuner and the benchmarks read.
+ * Striped adders, so counting costs no lock on hot paths.
+ *
+ * <p>Thread safety: safe.
+ */
+final class TreeStatistics {
+    final LongAdder entriesWritten = new LongAdder();
+    final LongAdder flushes = new LongAdder();
+    final LongAdder bytesFlushed = new LongAdder();
+    final LongAdder merges = new LongAdder();
+    final LongAdder mergeBytesRead = new LongAdder();
+    final LongAdder mergeBytesWritten = new LongAdder();
+    final LongAdder bloomProbes = new LongAdder();
+    final LongAdder bloomNegatives = new LongAdder();
+    final LongAdder bloomFalsePositives = new LongAdder();
+    final LongAdder flushSlowdowns = new LongAdder();
+    final LongAdder flushStops = new LongAdder();
+    final LongAdder flushStallNanos = new LongAdder();
+    final LongAdder writeStalls = new LongAdder();
+    final LongAdder writeStallNanos = new LongAdder();
+}

@@ -1,0 +1,37 @@
+package dev.breakwater.lsm.tree;
+
+import java.util.List;
+
+/**
+ * A copy of one tree's statistics.
+ *
+ * @param entriesWritten       puts and deletes applied ({@code w_i})
+ * @param flushes              flushes installed
+ * @param bytesFlushed         bytes of SSTables written by flushes
+ * @param merges               merges installed
+ * @param mergeBytesRead       bytes of input SSTables of merges
+ * @param mergeBytesWritten    bytes of output SSTables of merges ({@code merge_i})
+ * @param levelBytes           bytes per level, L0 first ({@code |L_N|} is the last)
+ * @param levelTables          SSTables per level
+ * @param l0Groups             groups (runs) in L0
+ * @param memoryBytes          write memory held by memory tables
+ * @param bloomProbes          Bloom filter probes by point lookups
+ * @param bloomNegatives       probes that excluded the key (no data page read)
+ * @param bloomFalsePositives  probes that said "maybe" for a key the table did not hold
+ * @param flushSlowdowns       flushes delayed because L0 reached the slowdown threshold
+ * @param flushStops           flushes that waited because L0 reached the stop threshold
+ * @param flushStallNanos      time flushes spent delayed or waiting
+ * @param writeStalls          writes that waited for memory
+ * @param writeStallNanos      time writes spent waiting
+ */
+public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long merges,
+                                     long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
+                                     List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
+                                     long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
+                                     long flushStallNanos, long writeStalls, long writeStallNanos) {
+
+    /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */
+    public double mergeAmplification() {
+        return bytesFlushed == 0 ? 0 : (double) (bytesFlushed + mergeBytesWritten) / bytesFlushed;
+    }
+}

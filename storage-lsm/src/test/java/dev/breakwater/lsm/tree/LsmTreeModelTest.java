@@ -1,0 +1,126 @@
+package dev.breakwater.lsm.tree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breakwater.common.io.MemFileSystem;
+import dev.breakwater.common.memory.OffHeapMemory;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The seeded, model-based random test: puts, deletes, gets, forward range scans, flushes, merges and
+ * reopens interleaved, against a {@link TreeMap}. {@code -Dbreakwater.modelOps=N} runs more
+ * operations, {@code -Dbreakwater.seed=S} another seed.
+ */
+class LsmTreeModelTest {
+
+    private static final int OPS = Integer.getInteger("breakwater.modelOps", 100_000);
+    private static final long SEED = Long.getLong("breakwater.seed", 20261121L);
+
+    static byte[] key(int k) {
+        return ByteBuffer.allocate(4).putInt(k).array();
+    }
+
+    @ParameterizedTest
+    @EnumSource(LsmTreeOptions.Policy.class)
+    void randomOperationsAgreeWithTreeMap(LsmTreeOptions.Policy policy) throws IOException {
+        long offHeapBefore = OffHeapMemory.reservedBytes();
+        Random rnd = new Random(SEED ^ policy.ordinal());
+        MemFileSystem fs = new MemFileSystem();
+        TreeMap<byte[], byte[]> model = TreeFixture.newModel();
+        ValueHolder out = new ValueHolder();
+        int reopens = 0;
+        int scans = 0;
+        long flushes = 0;
+        long merges = 0;
+        try (TreeFixture fx = new TreeFixture(fs, Path.of("/db/t"), TreeFixture.smallTreeOptions(policy), 2L << 20)) {
+            LsmTree tree = fx.open();
+            try {
+                for (int op = 0; op < OPS; op++) {
+                    int k = rnd.nextInt(20_000);
+                    byte[] key = key(k);
+                    int dice = rnd.nextInt(1000);
+                    String at = " at op " + op + " (seed " + SEED + ", " + policy + ")";
+                    if (dice < 450) {
+                        byte[] value = new byte[rnd.nextInt(120)];
+                        rnd.nextBytes(value);
+                        tree.put(key, value, op + 1);
+                        model.put(key, value);
+                    } else if (dice < 550) {
+                        tree.delete(key, op + 1);
+                        model.remove(key);
+                    } else if (dice < 900) {
+                        LookupResult r = tree.get(key, out);
+                        byte[] expected = model.get(key);
+                        assertEquals(expected == null ? LookupResult.ABSENT : LookupResult.FOUND, r, "get " + k + at);
+                        if (expected != null) {
+                            assertArrayEquals(expected, out.toArray(), "value of " + k + at);
+                        }
+                    } else if (dice < 995) {
+                        scans++;
+                        int hi = k + rnd.nextInt(300);
+                        checkScan(tree, model, key, rnd.nextInt(10) == 0 ? null : key(hi), at);
+                    } else if (dice < 998) {
+                        tree.flush();
+                    } else if (dice < 999) {
+                        tree.awaitMerges();
+                    } else {
+                        flushes += tree.statistics().flushes();
+                        merges += tree.statistics().merges();
+                        tree.close();
+                        tree = fx.open();
+                        reopens++;
+                    }
+                }
+                tree.flush();
+                tree.awaitMerges();
+                assertEquals(TreeFixture.describeDifference(model, TreeFixture.contents(tree)), "equal");
+                TreeStatisticsSnapshot s = tree.statistics();
+                flushes += s.flushes();
+                merges += s.merges();
+                assertTrue(flushes > 10, "flushes: " + flushes + ", last: " + s);
+                assertTrue(merges > 0, "merges: " + merges + ", last: " + s);
+                assertTrue(tree.version().levelCount() >= 3, "the tree grew levels: " + tree.version());
+                assertTrue(reopens > 0 && scans > 0);
+            } finally {
+                tree.close();
+            }
+            // Reopen once more: exactly the last installed version, nothing lost.
+            try (LsmTree again = fx.open()) {
+                assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(again)));
+            }
+        }
+        assertEquals(offHeapBefore, OffHeapMemory.reservedBytes(), "every off-heap byte released");
+    }
+
+    private static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, String at) throws IOException {
+        NavigableMap<byte[], byte[]> expected = to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+        int limit = 60;
+        try (EntryCursor c = tree.scan(from, to)) {
+            for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
+                if (limit-- == 0) {
+                    return;
+                }
+                assertTrue(c.next(), "scan ended early, missing " + Arrays.toString(e.getKey()) + at);
+                assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()), "scan key" + at);
+                assertArrayEquals(e.getValue(), Arrays.copyOf(c.value(), c.valueLength()), "scan value" + at);
+            }
+            if (limit > 0) {
+                assertTrue(!c.next(), "scan returned more than the model" + at);
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.buffercache.BufferCache;
+import dev.breakwater.buffercache.BufferCacheOptions;
+import dev.breakwater.common.io.FileSystem;
+import dev.breakwater.common.stats.IoStatistics;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.memory.WriteMemoryPool;
+import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.TreeMap;
+
+/** Shared resources for tree tests: a small cache and pool, so flushes and merges happen often. */
+final class TreeFixture implements AutoCloseable {
+
+    static final int PAGE = 4096;
+
+    final FileSystem fs;
+    final Path dir;
+    final IoStatistics io = new IoStatistics();
+    final BufferCache cache;
+    final WriteMemoryPool pool;
+    final TreeResources resources;
+    final LsmTreeOptions options;
+
+    TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes) {
+        this.fs = fs;
+        this.dir = dir;
+        this.options = options;
+        this.cache = new BufferCache(BufferCacheOptions.of(PAGE, 512L * PAGE).withChunkBytes(64L * PAGE)
+                .withPinWait(Duration.ofSeconds(10)), io);
+        this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(poolBytes).withPageSize(16 * 1024).withArenaBytes(256 * 1024));
+        this.resources = TreeResources.withPools(fs, cache, pool, io, 1, 2);
+    }
+
+    /** Small memory tables and tables, T=4, L0 merges at 2 groups: deep trees from little data. */
+    static LsmTreeOptions smallTreeOptions(LsmTreeOptions.Policy policy) {
+        return LsmTreeOptions.defaults(PAGE, 128 * 1024).withPolicy(policy).withSizeRatio(4)
+                .withTargetTableBytes(48 * 1024).withL0(2, 6, 10).withManifestRotateBytes(8 * 1024);
+    }
+
+    LsmTree open() throws IOException {
+        return LsmTree.open("t", dir, options, resources);
+    }
+
+    static TreeMap<byte[], byte[]> newModel() {
+        return new TreeMap<>(Arrays::compareUnsigned);
+    }
+
+    /** Everything a full scan returns. */
+    static TreeMap<byte[], byte[]> contents(LsmTree tree) throws IOException {
+        TreeMap<byte[], byte[]> m = newModel();
+        try (EntryCursor c = tree.scan(null, null)) {
+            while (c.next()) {
+                m.put(Arrays.copyOf(c.key(), c.keyLength()), Arrays.copyOf(c.value(), c.valueLength()));
+            }
+        }
+        return m;
+    }
+
+    static String describeDifference(TreeMap<byte[], byte[]> expected, TreeMap<byte[], byte[]> actual) {
+        for (var e : expected.entrySet()) {
+            byte[] a = actual.get(e.getKey());
+            if (a == null) {
+                return "missing key " + Arrays.toString(e.getKey());
+            }
+            if (!Arrays.equals(a, e.getValue())) {
+                return "key " + Arrays.toString(e.getKey()) + " has " + Arrays.toString(a) + ", expected " + Arrays.toString(e.getValue());
+            }
+        }
+        for (byte[] k : actual.keySet()) {
+            if (!expected.containsKey(k)) {
+                return "unexpected key " + Arrays.toString(k);
+            }
+        }
+        return "equal";
+    }
+
+    @Override
+    public void close() {
+        resources.shutdownPools();
+        cache.close();
+        pool.close();
+    }
+}
