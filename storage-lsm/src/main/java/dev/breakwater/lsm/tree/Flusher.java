@@ -80,7 +80,7 @@ final class Flusher {
         long maxLsn = t.maxLogLsn() == Long.MIN_VALUE ? 0 : t.maxLogLsn();
         List<TableMeta> tables;
         try (EntryCursor c = t.component.flushCursor()) {
-            tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(), tree.resources.io(),
+            tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
                     IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         long durable = durableLsnAfter(t, maxLsn);

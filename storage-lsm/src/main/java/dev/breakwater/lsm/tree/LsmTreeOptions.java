@@ -20,7 +20,10 @@ import java.time.Duration;
  * @param l0SlowdownGroups     L0 groups at which each flush is delayed (and the stall counted)
  * @param l0StopGroups         L0 groups at which flushes wait for merges
  * @param policy               merge policy
- * @param bloomBitsPerKey      Bloom filter bits per key (10 gives about 1% false positives)
+ * @param bloomBitsPerKey      Bloom filter bits per key (10 gives about 1% false positives), for every
+ *                             level not listed in {@code bloomBitsPerLevel}
+ * @param bloomBitsPerLevel    optional per-level override, index = level (Monkey-style sizing gives
+ *                             upper levels more bits); empty for none
  * @param compression          leaf-page compression
  * @param directIo             read and write SSTables with O_DIRECT
  * @param stallTimeout         longest a writer waits for memory before failing
@@ -28,8 +31,8 @@ import java.time.Duration;
  */
 public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
                              int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
-                             double bloomBitsPerKey, Compression compression, boolean directIo, Duration stallTimeout,
-                             long manifestRotateBytes) {
+                             double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
+                             Duration stallTimeout, long manifestRotateBytes) {
 
     /** Merge policies. */
     public enum Policy {
@@ -44,6 +47,7 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         if (l0SlowdownGroups >= l0StopGroups) {
             throw new IllegalArgumentException("l0SlowdownGroups (" + l0SlowdownGroups + ") must be below l0StopGroups (" + l0StopGroups + ")");
         }
+        bloomBitsPerLevel = bloomBitsPerLevel.clone();
         if (maxImmutables < 1) {
             throw new IllegalArgumentException("maxImmutables must be >= 1, got " + maxImmutables);
         }
@@ -52,50 +56,68 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     /** Defaults for a tree with {@code memoryTableBytes} of write memory. */
     public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
-                4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, Compression.NONE, false,
+                4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, new double[0], Compression.NONE, false,
                 Duration.ofSeconds(60), 4L << 20);
     }
 
     public LsmTreeOptions withPolicy(Policy p) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withSizeRatio(int t) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withTargetTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withCompression(Compression c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, c, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withDirectIo(boolean direct) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, direct, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
-                slowdownGroups, stopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, manifestRotateBytes);
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
     }
 
     public LsmTreeOptions withManifestRotateBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, compression, directIo, stallTimeout, bytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes);
+    }
+
+    public LsmTreeOptions withMemoryTableBytes(long bytes) {
+        return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
+                manifestRotateBytes);
+    }
+
+    /** Bloom bits per key for every level, then per-level overrides (index = level). */
+    public LsmTreeOptions withBloomBits(double perKey, double... perLevel) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+    }
+
+    /** Bloom bits per key for SSTables written into {@code level}. */
+    public double bloomBitsFor(int level) {
+        return level < bloomBitsPerLevel.length ? bloomBitsPerLevel[level] : bloomBitsPerKey;
     }
 
     MergeSettings mergeSettings() {
         return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes);
     }
 
-    SSTableOptions tableOptions() {
-        return SSTableOptions.defaults(pageSize).withBloomBitsPerKey(bloomBitsPerKey).withCompression(compression).withDirectIo(directIo);
+    /** Options for SSTables written into {@code level}. */
+    SSTableOptions tableOptions(int level) {
+        return SSTableOptions.defaults(pageSize).withBloomBitsPerKey(bloomBitsFor(level)).withCompression(compression).withDirectIo(directIo);
     }
 }

@@ -1,8 +1,5 @@
 package dev.breakwater.lsm.tree;
 
-import dev.breakwater.common.stats.IoPurpose;
-import dev.breakwater.lsm.EntryCursor;
-import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.merge.MergePicker;
 import dev.breakwater.lsm.merge.MergeTask;
 import dev.breakwater.lsm.version.TableMeta;
@@ -10,19 +7,17 @@ import dev.breakwater.lsm.version.Version;
 import dev.breakwater.lsm.version.VersionEdit;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Schedules a tree's merges on the shared merge pool and executes them: asks the picker (a pure
- * function of the version and the set of busy tables) for work whenever the tree changes, marks the
- * chosen tables busy, merges them into new SSTables and installs the result. Level changes that
- * renumber levels (adding an empty L1) are applied only while no merge runs.
+ * Schedules a tree's merges on the shared merge pool: asks the picker (a pure function of the
+ * version and the set of busy tables) for work whenever the tree changes, marks the chosen tables
+ * busy and hands the task to the {@link MergeExecutor}. Level changes that renumber levels (adding
+ * an empty L1) are applied only while no merge runs.
  *
  * <p>Thread safety: safe; scheduling state is guarded by this monitor. Lock order: this monitor,
  * then the tree's state lock, then the version set's monitor.
@@ -35,6 +30,7 @@ final class MergeScheduler {
 
     private final LsmTree tree;
     private final MergePicker picker;
+    private final MergeExecutor executor;
     /** File numbers of tables in running merges. Guarded by this. */
     private final Set<Long> busy = new HashSet<>();
     /** Guarded by this. */
@@ -44,6 +40,7 @@ final class MergeScheduler {
     MergeScheduler(LsmTree tree, MergePicker picker) {
         this.tree = tree;
         this.picker = picker;
+        this.executor = new MergeExecutor(tree);
     }
 
     /** Starts every merge that is due and can run now. */
@@ -90,7 +87,7 @@ final class MergeScheduler {
     private void execute(MergeTask task) {
         try {
             if (!shutdown) {
-                merge(task);
+                executor.execute(task);
             }
         } catch (Throwable e) {
             tree.backgroundFailure("merge (" + task.reason() + ")", e);
@@ -104,59 +101,6 @@ final class MergeScheduler {
             }
         }
         maybeSchedule();
-    }
-
-    private void merge(MergeTask task) throws IOException {
-        List<EntryCursor> sources = new ArrayList<>();
-        long minLsn = Long.MAX_VALUE;
-        long maxLsn = Long.MIN_VALUE;
-        for (MergeTask.Input in : task.inputs()) {
-            for (TableMeta t : in.tables()) {
-                sources.add(tree.versions.reader(t.fileNumber()).cursor(null, 0, IoPurpose.MERGE));
-                minLsn = Math.min(minLsn, t.minLsn());
-                maxLsn = Math.max(maxLsn, t.maxLsn());
-            }
-        }
-        List<TableMeta> outputs;
-        try (MergingCursor merged = new MergingCursor(sources, task.dropTombstones())) {
-            outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(), tree.resources.io(),
-                    IoPurpose.MERGE, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
-        }
-        tree.versions.logAndApply(v -> installEdit(v, task, outputs));
-        synchronized (tree.stateLock) {
-            tree.installSuperVersion();
-        }
-        long written = 0;
-        for (TableMeta m : outputs) {
-            written += m.sizeBytes();
-        }
-        tree.stats.merges.increment();
-        tree.stats.mergeBytesRead.add(task.inputBytes());
-        tree.stats.mergeBytesWritten.add(written);
-    }
-
-    private VersionEdit installEdit(Version v, MergeTask task, List<TableMeta> outputs) {
-        VersionEdit edit = new VersionEdit();
-        for (MergeTask.Input in : task.inputs()) {
-            for (TableMeta t : in.tables()) {
-                edit.removeTable(in.level(), in.runId(), t);
-            }
-        }
-        int out = task.outputLevel();
-        if (out >= v.levelCount()) {
-            edit.insertLevel(v.levelCount());
-        }
-        long runId;
-        if (task.outputRunId() == MergeTask.LEVEL_RUN && out < v.levelCount() && !v.level(out).isEmpty()) {
-            runId = v.level(out).get(0).id();
-        } else {
-            runId = tree.versions.newRunId();
-            edit.newRun(out, runId, true);
-        }
-        for (TableMeta m : outputs) {
-            edit.addTable(out, runId, m);
-        }
-        return edit;
     }
 
     /** Waits until L0 has fewer than {@code groups} groups, the tree fails, or it shuts down. */

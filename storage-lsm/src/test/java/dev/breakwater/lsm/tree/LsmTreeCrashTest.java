@@ -39,11 +39,7 @@ class LsmTreeCrashTest {
             return null;
         });
         // Large memory tables: only explicit flushes seal, so each flush adds exactly one snapshot.
-        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING);
-        options = new LsmTreeOptions(options.pageSize(), 64L << 20, options.maxImmutables(), options.targetTableBytes(),
-                options.sizeRatio(), options.l0MergeGroups(), options.l0SlowdownGroups(), options.l0StopGroups(),
-                options.policy(), options.bloomBitsPerKey(), options.compression(), false, options.stallTimeout(),
-                options.manifestRotateBytes());
+        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20);
         List<TreeMap<byte[], byte[]>> snapshots = new ArrayList<>();
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         snapshots.add(new TreeMap<>(model));

@@ -1,0 +1,83 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.merge.MergeTask;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
+import dev.breakwater.lsm.version.VersionEdit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Executes one picked merge: merge-sorts the input tables (newest run first, so the newest version
+ * of each key wins; tombstones dropped when the task allows), writes the output SSTables with
+ * purpose MERGE, then installs one version edit that removes the inputs and adds the outputs to the
+ * output run. The inputs stay readable until no snapshot refers to them.
+ *
+ * <p>Thread safety: stateless apart from the tree; each call runs one task on a merge thread.
+ */
+final class MergeExecutor {
+
+    private final LsmTree tree;
+
+    MergeExecutor(LsmTree tree) {
+        this.tree = tree;
+    }
+
+    void execute(MergeTask task) throws IOException {
+        List<EntryCursor> sources = new ArrayList<>();
+        long minLsn = Long.MAX_VALUE;
+        long maxLsn = Long.MIN_VALUE;
+        for (MergeTask.Input in : task.inputs()) {
+            for (TableMeta t : in.tables()) {
+                sources.add(tree.versions.reader(t.fileNumber()).cursor(null, 0, IoPurpose.MERGE));
+                minLsn = Math.min(minLsn, t.minLsn());
+                maxLsn = Math.max(maxLsn, t.maxLsn());
+            }
+        }
+        List<TableMeta> outputs;
+        try (MergingCursor merged = new MergingCursor(sources, task.dropTombstones())) {
+            outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(task.outputLevel()), tree.resources.io(),
+                    IoPurpose.MERGE, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+        }
+        tree.versions.logAndApply(v -> installEdit(v, task, outputs));
+        synchronized (tree.stateLock) {
+            tree.installSuperVersion();
+        }
+        long written = 0;
+        for (TableMeta m : outputs) {
+            written += m.sizeBytes();
+        }
+        tree.stats.merges.increment();
+        tree.stats.mergeBytesRead.add(task.inputBytes());
+        tree.stats.mergeBytesWritten.add(written);
+    }
+
+    private VersionEdit installEdit(Version v, MergeTask task, List<TableMeta> outputs) {
+        VersionEdit edit = new VersionEdit();
+        for (MergeTask.Input in : task.inputs()) {
+            for (TableMeta t : in.tables()) {
+                edit.removeTable(in.level(), in.runId(), t);
+            }
+        }
+        int out = task.outputLevel();
+        if (out >= v.levelCount()) {
+            edit.insertLevel(v.levelCount());
+        }
+        long runId;
+        if (task.outputRunId() == MergeTask.LEVEL_RUN && out < v.levelCount() && !v.level(out).isEmpty()) {
+            runId = v.level(out).get(0).id();
+        } else {
+            runId = tree.versions.newRunId();
+            edit.newRun(out, runId, true);
+        }
+        for (TableMeta m : outputs) {
+            edit.addTable(out, runId, m);
+        }
+        return edit;
+    }
+
+}
