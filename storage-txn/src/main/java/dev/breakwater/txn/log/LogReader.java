@@ -1,0 +1,171 @@
+package dev.breakwater.txn.log;
+
+import dev.breakwater.common.io.FileSystem;
+import dev.breakwater.common.io.OpenOption;
+import dev.breakwater.common.io.StorageFile;
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.common.stats.IoStatistics;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replays the transaction log for recovery: every record from a start LSN on, across segments in
+ * order, each checked by {@link SegmentScanner}.
+ *
+ * <p>Where replay stops:
+ * <ul>
+ *   <li>At the clean end of the last segment, or at the first bad record of the last segment (a torn
+ *       tail: what a crash during a write leaves). The {@link ReplayResult} says where and why; a
+ *       {@link LogManager} opened afterwards truncates the torn bytes and appends right there.</li>
+ *   <li>A bad record in any other segment, a segment whose size does not end exactly at the next
+ *       segment's first LSN, or a start LSN below the oldest segment is a {@link LogCorruptedException}:
+ *       the {@link LogManager} completes and fsyncs each segment before it creates the next, so
+ *       damage there means once-durable records are lost, and must not be skipped silently.</li>
+ * </ul>
+ *
+ * <p>Progress (records, MB, MB/s) is logged every few seconds and at the end.
+ *
+ * <p>Thread safety: a reader holds no state between calls; {@link #forEach} must not run while a
+ * {@link LogManager} is open on the same directory (recovery runs before the log is opened).
+ */
+public final class LogReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogReader.class);
+    private static final long PROGRESS_INTERVAL_NANOS = 5_000_000_000L;
+    private static final double MB = 1024.0 * 1024.0;
+
+    private final FileSystem fs;
+    private final Path dir;
+    private final int maxRecordSize;
+    private final IoStatistics io;
+
+    /**
+     * A reader of the log in {@code dir}. {@code maxRecordSize} bounds the payload lengths it accepts
+     * (a larger length is treated as damage), so it must be at least the size the log was written with.
+     */
+    public LogReader(FileSystem fs, Path dir, int maxRecordSize, IoStatistics io) {
+        this.fs = fs;
+        this.dir = dir;
+        this.maxRecordSize = maxRecordSize;
+        this.io = io;
+    }
+
+    /**
+     * Passes every good record with an LSN at or above {@code fromLsn} to {@code consumer}, in LSN
+     * order, and reports where the log ends. If {@code fromLsn} lies inside a record, replay starts
+     * at the next record.
+     *
+     * @throws LogCorruptedException on damage anywhere but the tail of the last segment, or if the
+     *     segments holding {@code fromLsn} were already deleted
+     */
+    public ReplayResult forEach(long fromLsn, LogRecordConsumer consumer) throws IOException {
+        if (fromLsn < 0) {
+            throw new IllegalArgumentException("negative LSN " + fromLsn);
+        }
+        long[] firstLsns = fs.exists(dir) ? SegmentFiles.list(fs, dir) : new long[0];
+        if (firstLsns.length == 0) {
+            return new ReplayResult(fromLsn, 0, 0, 0, LogStopReason.END_OF_LOG, "no log segments in " + dir, null);
+        }
+        if (fromLsn < firstLsns[0]) {
+            throw new LogCorruptedException(SegmentFiles.path(dir, firstLsns[0]), fromLsn, "replay must start at LSN "
+                    + fromLsn + " but the oldest segment starts at LSN " + firstLsns[0]
+                    + ": segments still needed were deleted");
+        }
+        int first = firstLsns.length - 1;
+        while (firstLsns[first] > fromLsn) {
+            first--;
+        }
+        checkContiguous(firstLsns, first);
+
+        Progress progress = new Progress(fromLsn);
+        LOG.info("replaying transaction log in {} from LSN {} ({} segments)", dir, fromLsn, firstLsns.length - first);
+        for (int i = first; i < firstLsns.length; i++) {
+            boolean last = i == firstLsns.length - 1;
+            Path path = SegmentFiles.path(dir, firstLsns[i]);
+            try (StorageFile file = fs.open(path, OpenOption.READ)) {
+                SegmentScanner scanner = new SegmentScanner(file, firstLsns[i], file.size(), maxRecordSize);
+                LogStopReason stop;
+                while ((stop = scanner.next()) == null) {
+                    if (scanner.recordLsn() >= fromLsn) {
+                        consumer.accept(scanner.recordLsn(), scanner.payload());
+                        progress.record(scanner.recordLsn(), scanner.recordBytes());
+                    }
+                }
+                io.recordRead(IoPurpose.LOG, 0, scanner.positionLsn() - firstLsns[i]);
+                if (stop != LogStopReason.END_OF_LOG) {
+                    if (!last) {
+                        throw new LogCorruptedException(path, scanner.positionLsn(), "damaged record in a segment that "
+                                + "is not the last: " + scanner.stopDetail());
+                    }
+                    LOG.warn("transaction log ends at a torn record: {}; replay stops at LSN {}", scanner.stopDetail(),
+                            scanner.positionLsn());
+                }
+                if (last) {
+                    ReplayResult result = new ReplayResult(fromLsn, scanner.positionLsn(), progress.records,
+                            progress.bytes, stop, scanner.stopDetail(), path);
+                    progress.finish(result);
+                    return result;
+                }
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    /** Every segment from {@code first} on, but the last, must end exactly where the next begins. */
+    private void checkContiguous(long[] firstLsns, int first) throws IOException {
+        for (int i = first; i < firstLsns.length - 1; i++) {
+            Path path = SegmentFiles.path(dir, firstLsns[i]);
+            long size = fs.size(path);
+            long expected = firstLsns[i + 1] - firstLsns[i];
+            if (size != expected) {
+                throw new LogCorruptedException(path, firstLsns[i] + Math.min(size, expected), "segment holds " + size
+                        + " bytes but the next segment starts at LSN " + firstLsns[i + 1] + ", " + expected
+                        + " bytes after this one's start (" + (size < expected ? "bytes or a segment are missing"
+                        : "extra bytes") + ")");
+            }
+        }
+    }
+
+    /** Counts replayed records and logs progress. Not thread-safe. */
+    private static final class Progress {
+        private final long startNanos = System.nanoTime();
+        private final long fromLsn;
+        private long lastReportNanos = startNanos;
+        long records;
+        long bytes;
+
+        Progress(long fromLsn) {
+            this.fromLsn = fromLsn;
+        }
+
+        void record(long lsn, int recordBytes) {
+            records++;
+            bytes += recordBytes;
+            if ((records & 1023) == 0) {
+                long now = System.nanoTime();
+                if (now - lastReportNanos >= PROGRESS_INTERVAL_NANOS) {
+                    lastReportNanos = now;
+                    LOG.info("log replay: {} records, {} MB, {} MB/s, at LSN {}", records, mb(bytes),
+                            rate(bytes, now - startNanos), lsn);
+                }
+            }
+        }
+
+        void finish(ReplayResult result) {
+            long elapsed = System.nanoTime() - startNanos;
+            LOG.info("log replay done: {} records, {} MB in {} ms ({} MB/s), LSN {} to {}, {}", records, mb(bytes),
+                    elapsed / 1_000_000, rate(bytes, elapsed), fromLsn, result.endLsn(),
+                    result.tornTail() ? "torn tail: " + result.detail() : "clean end");
+        }
+
+        private static String mb(long bytes) {
+            return String.format("%.1f", bytes / MB);
+        }
+
+        private static String rate(long bytes, long nanos) {
+            return String.format("%.1f", nanos == 0 ? 0.0 : bytes / MB / (nanos / 1e9));
+        }
+    }
+}
