@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Writes</h2>
  * {@link #put} and {@link #delete} insert into the active memory table, lock-free, from any number of
  * threads. Each write gets an internal sequence number; a {@link VisibilityTracker} publishes the
- * highest number below which every write finished, and reads use it as their snapshot. When the
+ * highest number below which every write finished. A read takes the last number issued as its
+ * snapshot and waits until everything up to it has finished, so it sees every write that completed
+ * before it started (read-your-writes) and nothing half-done. When the
  * active table reaches {@link LsmTreeOptions#memoryTableBytes()} it is sealed and queued for flush;
  * when the pool has no page left, writers wait (a counted stall) for a flush to free memory, up to
  * {@link LsmTreeOptions#stallTimeout()}. The caller passes the log LSN of each write; the tree keeps
@@ -257,12 +259,17 @@ public final class LsmTree implements AutoCloseable {
     // ---------------------------------------------------------------- reads
 
     /**
-     * A consistent snapshot: the visibility watermark is read before the super version, and a super
-     * version whose disk components already hold later writes is skipped for a newer watermark.
+     * A consistent snapshot that includes every write completed before the call: the snapshot is the
+     * last sequence number issued, and the call waits (briefly: a write holds its number only for
+     * one in-memory insert, never while stalled) until every write up to it has completed. A super
+     * version whose disk components already hold later writes is skipped for a newer snapshot.
      */
     private SuperVersion acquire(long[] snapshotOut) {
         while (true) {
-            long snap = tracker.visible();
+            long snap = tracker.lastIssued();
+            while (tracker.visible() < snap) {
+                Thread.onSpinWait();
+            }
             SuperVersion s = current;
             if (!s.tryRef()) {
                 continue;
@@ -365,6 +372,32 @@ public final class LsmTree implements AutoCloseable {
         checkWritable();
     }
 
+    /**
+     * Seals the active memory table (if it holds anything) and queues it for flush without waiting:
+     * what a memory- or log-triggered flush policy calls.
+     */
+    public void requestFlush() {
+        MemoryTable t = current.active;
+        if (!t.component.isEmpty()) {
+            rotate(t, true);
+        }
+    }
+
+    /** Write memory this tree holds now (active and sealed memory tables): its share {@code a_i·M_w}. */
+    public long memoryBytes() {
+        SuperVersion s = current;
+        long memory = s.active.component.bytesUsed();
+        for (MemoryTable t : s.immutables) {
+            memory += t.component.bytesUsed();
+        }
+        return memory;
+    }
+
+    /** The largest key plus value length a write may have (it must fit in one write-memory page). */
+    public int maxRecordLength() {
+        return current.active.component.maxRecordLength();
+    }
+
     /** Waits until no merge is running or due. For tests and benchmarks that compare settled trees. */
     public void awaitMerges() throws IOException {
         merges.awaitQuiescent();
@@ -385,11 +418,7 @@ public final class LsmTree implements AutoCloseable {
             levelBytes.add(v.levelBytes(i));
             levelTables.add(v.levelTables(i));
         }
-        SuperVersion s = current;
-        long memory = s.active.component.bytesUsed();
-        for (MemoryTable t : s.immutables) {
-            memory += t.component.bytesUsed();
-        }
+        long memory = memoryBytes();
         long[] bloom = versions.bloomStatistics();
         long probes = bloom[0];
         long negatives = bloom[1];

@@ -43,9 +43,9 @@ public final class Version {
         this.nextRunId = nextRunId;
     }
 
-    /** The empty version of a new tree: an empty L0 and one empty level. */
+    /** The empty version of a new tree: an empty L0 and one empty level; nothing flushed (LSN -1). */
     public static Version empty() {
-        return new Version(List.of(List.of(), List.of()), 0, 1, 1);
+        return new Version(List.of(List.of(), List.of()), -1, 1, 1);
     }
 
     /** Levels 0..N; each a list of runs, newest first. */

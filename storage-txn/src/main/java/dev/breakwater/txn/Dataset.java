@@ -1,0 +1,38 @@
+package dev.breakwater.txn;
+
+/**
+ * A dataset: a named collection of records with a schema, one primary index and zero or more
+ * secondary indexes. Each method here is its own atomic, durable transaction (AsterixDB's
+ * record-level model); use {@link StorageEngine#inTransaction} to group several.
+ *
+ * <p>Thread safety: safe from any thread.
+ */
+public interface Dataset {
+
+    String name();
+
+    DatasetSpec spec();
+
+    /**
+     * Inserts a new record.
+     *
+     * @throws DuplicateKeyException if a record with the same primary key exists
+     * @throws SchemaException       if the tuple does not fit the schema
+     */
+    void insert(Tuple record);
+
+    /** Inserts or replaces the record with the tuple's primary key. */
+    void upsert(Tuple record);
+
+    /** Deletes the record with this primary key; returns whether there was one. */
+    boolean delete(Key primaryKey);
+
+    /** The record with this primary key, or null. */
+    Tuple get(Key primaryKey);
+
+    /** Records with primary keys in {@code range}, in key order, from one snapshot of the primary index. */
+    Cursor<Tuple> scan(KeyRange range);
+
+    /** An index: {@value DatasetSpec#PRIMARY} or a secondary index's name. */
+    Index index(String name);
+}

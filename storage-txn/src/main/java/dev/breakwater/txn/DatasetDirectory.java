@@ -1,0 +1,180 @@
+package dev.breakwater.txn;
+
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.LeafCompression;
+import dev.breakwater.common.config.MergePolicyKind;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.sstable.Compression;
+import dev.breakwater.lsm.tree.LsmTree;
+import dev.breakwater.lsm.tree.LsmTreeOptions;
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where datasets live on disk and how their trees are opened, created and removed:
+ * {@code <data>/datasets/<dataset id>_<name>/tree-<tree id>/}. Directory names carry never-reused
+ * ids, so a dataset dropped and created again under the same name never meets its old files.
+ * Catalog changes are saved only after the trees they name exist; directories the catalog does not
+ * name (left by a crash during create or drop) are deleted at open.
+ *
+ * <p>Thread safety: called under the engine's DDL lock, or during open.
+ */
+final class DatasetDirectory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DatasetDirectory.class);
+
+    private final StorageEngine engine;
+    private final Path root;
+
+    DatasetDirectory(StorageEngine engine) {
+        this.engine = engine;
+        this.root = engine.dir.resolve("datasets");
+    }
+
+    private Path datasetDir(Catalog.Entry e) {
+        return root.resolve(e.id() + "_" + e.spec().name());
+    }
+
+    private static String treeDirName(long treeId) {
+        return "tree-" + treeId;
+    }
+
+    static LsmTreeOptions treeOptions(StorageConfig c) {
+        int pageSize = Math.toIntExact(c.get(ConfigOptions.PAGE_SIZE));
+        LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, c.get(ConfigOptions.MEMORY_COMPONENT_SIZE))
+                .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
+                .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
+                .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)
+                .withCompression(c.get(ConfigOptions.LEAF_COMPRESSION) == LeafCompression.LZ4 ? Compression.LZ4 : Compression.NONE)
+                .withDirectIo(c.get(ConfigOptions.DIRECT_IO))
+                .withBloomBits(c.get(ConfigOptions.BLOOM_BITS_PER_KEY));
+        int slowdown = c.get(ConfigOptions.L0_SLOWDOWN_GROUPS);
+        return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
+    }
+
+    private LsmTree openTree(Catalog.Entry e, String what, long treeId) throws IOException {
+        LsmTree tree = LsmTree.open(e.spec().name() + "." + what, datasetDir(e).resolve(treeDirName(treeId)),
+                treeOptions(engine.config), engine.resources);
+        tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
+        engine.trees.put(treeId, tree);
+        return tree;
+    }
+
+    private DatasetState openState(Catalog.Entry e) throws IOException {
+        LsmTree primary = openTree(e, DatasetSpec.PRIMARY, e.primaryTree());
+        List<DatasetState.Secondary> secondaries = new ArrayList<>();
+        for (IndexSpec ix : e.spec().secondaryIndexes()) {
+            long treeId = e.indexTrees().get(ix.name());
+            secondaries.add(new DatasetState.Secondary(ix, treeId, openTree(e, ix.name(), treeId),
+                    new KeyCodec(e.spec(), ix.name(), DatasetState.secondaryKeyFields(e.spec(), ix))));
+        }
+        return new DatasetState(e, primary, secondaries);
+    }
+
+    /** Opens every dataset of the catalog and removes directories it does not name. */
+    void openAll() throws IOException {
+        engine.fs.createDirectories(root);
+        Set<String> live = new HashSet<>();
+        for (Catalog.Entry e : engine.catalog.entries()) {
+            engine.datasetStates().put(e.spec().name(), openState(e));
+            live.add(datasetDir(e).getFileName().toString());
+            Set<String> trees = new HashSet<>();
+            trees.add(treeDirName(e.primaryTree()));
+            e.indexTrees().values().forEach(id -> trees.add(treeDirName(id)));
+            for (String name : engine.fs.list(datasetDir(e))) {
+                if (!trees.contains(name)) {
+                    LOG.info("removing tree directory {} of dataset {} that the catalog does not name", name, e.spec().name());
+                    deleteRecursively(datasetDir(e).resolve(name));
+                }
+            }
+        }
+        for (String name : engine.fs.list(root)) {
+            if (!live.contains(name)) {
+                LOG.info("removing dataset directory {} that the catalog does not name", name);
+                deleteRecursively(root.resolve(name));
+            }
+        }
+    }
+
+    DatasetState create(DatasetSpec spec) throws IOException {
+        Catalog c = engine.catalog;
+        int id = Math.toIntExact(c.newId());
+        long primaryTree = c.newId();
+        Map<String, Long> indexTrees = new LinkedHashMap<>();
+        for (IndexSpec ix : spec.secondaryIndexes()) {
+            indexTrees.put(ix.name(), c.newId());
+        }
+        Catalog.Entry e = new Catalog.Entry(id, spec, primaryTree, indexTrees);
+        DatasetState state = openState(e);
+        c.put(e);
+        c.save(engine.fs, engine.dir);
+        return state;
+    }
+
+    void drop(DatasetState state) throws IOException {
+        engine.catalog.remove(state.spec.name());
+        engine.catalog.save(engine.fs, engine.dir);
+        for (LsmTree t : state.trees()) {
+            t.close(false);
+        }
+        engine.trees.remove(state.primaryTreeId);
+        for (DatasetState.Secondary s : state.secondaries) {
+            engine.trees.remove(s.treeId());
+        }
+        deleteRecursively(datasetDir(state.entry));
+    }
+
+    /**
+     * Builds a new secondary index from the primary (the caller holds a lock that keeps writers
+     * out), makes it durable, then records it in the catalog.
+     */
+    DatasetState addIndex(DatasetState state, IndexSpec index) throws IOException {
+        DatasetSpec spec = state.spec.withIndex(index);
+        long treeId = engine.catalog.newId();
+        Map<String, Long> trees = new LinkedHashMap<>(state.entry.indexTrees());
+        trees.put(index.name(), treeId);
+        Catalog.Entry e = new Catalog.Entry(state.entry.id(), spec, state.entry.primaryTree(), trees);
+        LsmTree tree = openTree(e, index.name(), treeId);
+        KeyCodec codec = new KeyCodec(spec, index.name(), DatasetState.secondaryKeyFields(spec, index));
+        // Entries written during the build carry the log position reached so far: every later
+        // commit has a higher LSN and is replayed into the index after a crash.
+        long lsn = Math.max(0, engine.log.endLsn() - 1);
+        long entries = 0;
+        try (EntryCursor c = state.primary.scan(null, null)) {
+            while (c.next()) {
+                Tuple t = state.records.decode(c.value(), c.valueLength());
+                byte[] key = codec.keyOf(t);
+                tree.write(key, key.length, TreeOp.EMPTY, 0, false, lsn);
+                entries++;
+            }
+        }
+        tree.flush();
+        engine.catalog.put(e);
+        engine.catalog.save(engine.fs, engine.dir);
+        List<DatasetState.Secondary> secondaries = new ArrayList<>(state.secondaries);
+        secondaries.add(new DatasetState.Secondary(index, treeId, tree, codec));
+        LOG.info("built index {} of dataset {} with {} entries", index.name(), spec.name(), entries);
+        return new DatasetState(e, state.primary, secondaries);
+    }
+
+    private void deleteRecursively(Path p) throws IOException {
+        try {
+            engine.fs.delete(p);
+        } catch (DirectoryNotEmptyException e) {
+            for (String child : engine.fs.list(p)) {
+                deleteRecursively(p.resolve(child));
+            }
+            engine.fs.delete(p);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.breakwater.txn;
+
+import dev.breakwater.common.key.FieldType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The declared shape of a dataset: ordered typed fields, a primary key (a list of fields, none
+ * nullable) and zero or more secondary indexes. Immutable and validated at construction.
+ */
+public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
+
+    /** The primary index's name in {@link Dataset#index(String)}. */
+    public static final String PRIMARY = "primary";
+
+    public DatasetSpec {
+        Names.check("dataset", name);
+        fields = List.copyOf(fields);
+        primaryKey = List.copyOf(primaryKey);
+        secondaryIndexes = List.copyOf(secondaryIndexes);
+        if (fields.isEmpty()) {
+            throw new SchemaException("dataset " + name + " has no fields");
+        }
+        Set<String> seen = new HashSet<>();
+        for (Field f : fields) {
+            if (!seen.add(f.name())) {
+                throw new SchemaException("dataset " + name + " declares field " + f.name() + " twice");
+            }
+        }
+        if (primaryKey.isEmpty()) {
+            throw new SchemaException("dataset " + name + " has no primary key");
+        }
+        Set<String> pk = new HashSet<>();
+        for (String k : primaryKey) {
+            Field f = findField(fields, name, k);
+            if (f.nullable()) {
+                throw new SchemaException("dataset " + name + ": primary key field " + k + " must not be nullable");
+            }
+            if (!pk.add(k)) {
+                throw new SchemaException("dataset " + name + ": primary key lists " + k + " twice");
+            }
+        }
+        Set<String> indexNames = new HashSet<>();
+        indexNames.add(PRIMARY);
+        for (IndexSpec ix : secondaryIndexes) {
+            if (!indexNames.add(ix.name())) {
+                throw new SchemaException("dataset " + name + ": index name " + ix.name() + " is used twice (or is reserved)");
+            }
+            for (String f : ix.fields()) {
+                findField(fields, name, f);
+            }
+        }
+    }
+
+    private static Field findField(List<Field> fields, String dataset, String name) {
+        for (Field f : fields) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new SchemaException("dataset " + dataset + " has no field " + name);
+    }
+
+    /** Position of field {@code name}. */
+    public int fieldIndex(String fieldName) {
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(fieldName)) {
+                return i;
+            }
+        }
+        throw new SchemaException("dataset " + name + " has no field " + fieldName);
+    }
+
+    /** The secondary index named {@code indexName}. */
+    public IndexSpec index(String indexName) {
+        for (IndexSpec ix : secondaryIndexes) {
+            if (ix.name().equals(indexName)) {
+                return ix;
+            }
+        }
+        throw new SchemaException("dataset " + name + " has no index " + indexName);
+    }
+
+    /** A copy with one more secondary index. */
+    public DatasetSpec withIndex(IndexSpec index) {
+        List<IndexSpec> all = new ArrayList<>(secondaryIndexes);
+        all.add(index);
+        return new DatasetSpec(name, fields, primaryKey, all);
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Builds a spec field by field. */
+    public static final class Builder {
+        private final String name;
+        private final List<Field> fields = new ArrayList<>();
+        private final List<String> primaryKey = new ArrayList<>();
+        private final List<IndexSpec> indexes = new ArrayList<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder field(String fieldName, FieldType type) {
+            fields.add(new Field(fieldName, type, false));
+            return this;
+        }
+
+        public Builder nullableField(String fieldName, FieldType type) {
+            fields.add(new Field(fieldName, type, true));
+            return this;
+        }
+
+        public Builder primaryKey(String... fieldNames) {
+            primaryKey.clear();
+            primaryKey.addAll(List.of(fieldNames));
+            return this;
+        }
+
+        public Builder secondaryIndex(String indexName, String... fieldNames) {
+            indexes.add(new IndexSpec(indexName, List.of(fieldNames)));
+            return this;
+        }
+
+        public DatasetSpec build() {
+            return new DatasetSpec(name, fields, primaryKey, indexes);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.breakwater.txn;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.io.OpenOption;
+import dev.breakwater.common.io.StorageFile;
+import dev.breakwater.lsm.tree.LsmTree;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's background housekeeper, one thread, every few milliseconds:
+ * <ol>
+ *   <li><b>Memory-triggered flush</b>: when the write-memory pool passes its flush threshold (default
+ *       95%), seal the memory table of the tree holding the most write memory (the max-memory
+ *       policy of paper 000 section 4.2; the global write-memory manager will refine this).</li>
+ *   <li><b>Log-triggered flush</b>: when the log is longer than its maximum, flush the trees holding
+ *       the oldest LSN still only in memory, so the log can be truncated.</li>
+ *   <li><b>Truncation</b>: delete log segments below the oldest LSN any tree holds only in memory
+ *       (or any commit has not yet applied).</li>
+ *   <li><b>Checkpoint</b>: record that truncation point and each tree's durable LSN in
+ *       {@code checkpoint.json}, for operators and as the lower bound recovery starts from. It
+ *       reads a few counters and never blocks commits.</li>
+ * </ol>
+ *
+ * <p>Thread safety: runs on its own thread; {@link #stop()} waits for it.
+ */
+final class EngineMonitor implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineMonitor.class);
+    static final String CHECKPOINT = "checkpoint.json";
+    private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private final StorageEngine engine;
+    private final double flushThreshold;
+    private final long maxLogBytes;
+    private volatile boolean running;
+    private Thread thread;
+    private long lastCheckpoint;
+    private long lastCheckpointLsn = -1;
+
+    EngineMonitor(StorageEngine engine) {
+        this.engine = engine;
+        this.flushThreshold = engine.config.get(ConfigOptions.FLUSH_THRESHOLD);
+        this.maxLogBytes = engine.config.get(ConfigOptions.MAX_LOG_SIZE);
+    }
+
+    void start() {
+        running = true;
+        thread = new Thread(this, "breakwater-monitor");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void stop() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Wakes the monitor at once (the pool's threshold listener calls this). */
+    void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                tick();
+            } catch (RuntimeException | IOException e) {
+                LOG.warn("engine monitor: {}", e.toString());
+            }
+            LockSupport.parkNanos(PERIOD_NANOS);
+        }
+    }
+
+    void tick() throws IOException {
+        if (engine.isFailed()) {
+            return;
+        }
+        // 1. memory-triggered flush
+        if (engine.pool.usedBytes() >= flushThreshold * engine.pool.capacityBytes()) {
+            LsmTree largest = null;
+            for (LsmTree t : engine.trees.values()) {
+                if (largest == null || t.memoryBytes() > largest.memoryBytes()) {
+                    largest = t;
+                }
+            }
+            if (largest != null) {
+                largest.requestFlush();
+            }
+        }
+        // 2. log-triggered flush and 3. truncation
+        long oldest = engine.oldestUnappliedLsn();
+        for (LsmTree t : engine.trees.values()) {
+            oldest = Math.min(oldest, t.oldestMemoryLsn());
+        }
+        if (engine.log.sizeBytes() > maxLogBytes && oldest != Long.MAX_VALUE) {
+            for (LsmTree t : engine.trees.values()) {
+                if (t.oldestMemoryLsn() == oldest) {
+                    t.requestFlush();
+                }
+            }
+        }
+        long keepFrom = Math.min(oldest, engine.log.endLsn());
+        engine.log.truncateBefore(keepFrom);
+        // 4. checkpoint
+        long now = System.nanoTime();
+        if (keepFrom != lastCheckpointLsn && now - lastCheckpoint > CHECKPOINT_NANOS) {
+            writeCheckpoint(keepFrom);
+            lastCheckpoint = now;
+            lastCheckpointLsn = keepFrom;
+        }
+    }
+
+    private void writeCheckpoint(long keepFrom) throws IOException {
+        Map<String, Object> cp = new LinkedHashMap<>();
+        cp.put("logStartLsn", keepFrom);
+        cp.put("logEndLsn", engine.log.endLsn());
+        Map<String, Long> durable = new LinkedHashMap<>();
+        for (var e : engine.trees.entrySet()) {
+            durable.put(String.valueOf(e.getKey()), e.getValue().durableLsn());
+        }
+        cp.put("treeDurableLsn", durable);
+        cp.put("writtenAtMillis", System.currentTimeMillis());
+        byte[] bytes = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(cp);
+        var tmp = engine.dir.resolve(CHECKPOINT + ".tmp");
+        try (StorageFile f = engine.fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
+            f.write(0, ByteBuffer.wrap(bytes));
+            f.sync();
+        }
+        engine.fs.rename(tmp, engine.dir.resolve(CHECKPOINT));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.breakwater.txn;
+
+import dev.breakwater.buffercache.BufferCacheSnapshot;
+import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
+import dev.breakwater.txn.lock.LockStats;
+import dev.breakwater.txn.log.LogStatistics;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A snapshot of everything the engine counts (DESIGN.md section 6), for benchmarks, the memory tuner
+ * and the stats endpoint.
+ *
+ * @param io                 pages and bytes read and written, by purpose
+ * @param bufferCache        buffer-cache capacity, hits, misses and simulated-cache saves by purpose
+ * @param writeMemoryUsed    bytes of write memory held by memory components
+ * @param writeMemoryCapacity the write-memory budget
+ * @param log                transaction-log counters (records, batches, fsyncs)
+ * @param logSizeBytes       current length of the retained log
+ * @param locks              lock requests, waits, deadlocks and timeouts
+ * @param transactionRetries transactions {@code inTransaction} ran again after an abort
+ * @param trees              per-tree statistics, by tree name ({@code dataset.index})
+ * @param gcMillis           total GC time of the JVM so far
+ */
+public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot bufferCache, long writeMemoryUsed,
+                               long writeMemoryCapacity, LogStatistics log, long logSizeBytes, LockStats locks,
+                               long transactionRetries, Map<String, TreeStatisticsSnapshot> trees, long gcMillis) {
+
+    static EngineStatistics of(StorageEngine e) {
+        Map<String, TreeStatisticsSnapshot> trees = new LinkedHashMap<>();
+        for (var t : e.trees.values()) {
+            trees.put(t.name(), t.statistics());
+        }
+        long gc = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gc += Math.max(0, b.getCollectionTime());
+        }
+        return new EngineStatistics(e.io.snapshot(), e.cache.snapshot(), e.pool.usedBytes(), e.pool.capacityBytes(),
+                e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc);
+    }
+}

@@ -1,0 +1,468 @@
+package dev.breakwater.txn;
+
+import dev.breakwater.buffercache.BufferCache;
+import dev.breakwater.buffercache.BufferCacheOptions;
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.io.FileSystem;
+import dev.breakwater.common.io.RealFileSystem;
+import dev.breakwater.common.stats.IoStatistics;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
+import dev.breakwater.lsm.memory.WriteMemoryPool;
+import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
+import dev.breakwater.lsm.sstable.SSTableFormat;
+import dev.breakwater.lsm.tree.LsmTree;
+import dev.breakwater.lsm.tree.TreeResources;
+import dev.breakwater.txn.log.LogManager;
+import dev.breakwater.txn.log.LogOptions;
+import dev.breakwater.txn.log.ReplayResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry point: an engine over one data directory holding datasets, their LSM trees, one
+ * transaction log, one buffer cache and one write-memory pool (DESIGN.md sections 2, 3 and 5).
+ *
+ * <pre>{@code
+ * try (StorageEngine engine = StorageEngine.open(Path.of("data"), StorageConfig.defaults())) {
+ *     Dataset customer = engine.createDataset(DatasetSpec.builder("customer")...build());
+ *     customer.upsert(Tuple.of(1, 2, 3, "BARBARBAR"));
+ *     engine.inTransaction(tx -> { ... tx.get(customer, key) ... tx.upsert(customer, t) ... });
+ * }
+ * }</pre>
+ *
+ * <h2>Transactions</h2>
+ * Every single-record operation is its own transaction. Multi-record transactions
+ * ({@link #begin()}, {@link #inTransaction} and {@link #callInTransaction}) are serializable: strict two-phase locking with
+ * hierarchical locks ({@link LockResources}) — records read are locked shared, records written
+ * exclusive, and a scan locks the smallest key-prefix node (up to two key fields deep) that holds
+ * its range, which keeps phantoms out of scanned ranges at the cost of blocking writers to that
+ * prefix until the scanning transaction ends. Deadlocks abort one transaction with
+ * {@link TransactionAbortedException}; {@link #inTransaction} and {@link #callInTransaction} retries it with backoff. Reads outside
+ * transactions see committed data without locking (each read is atomic on its own).
+ *
+ * <h2>Durability</h2>
+ * Commit-time redo logging: a commit appends one log record with all of its tree operations, waits
+ * for the group-committed fsync ({@code SYNC}, the default) or not ({@code ASYNC}), then applies the
+ * operations to the memory components, so memory holds only committed data. After a crash,
+ * {@link #open} replays every record above each tree's durable LSN. A failed fsync or a full disk
+ * puts the engine into a failed state: writes throw {@link StorageFailedException}, reads go on.
+ *
+ * <p>Thread safety: safe from any thread. {@link #close()} is idempotent; operations after it throw
+ * {@link EngineClosedException}.
+ */
+public final class StorageEngine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StorageEngine.class);
+    private static final ThreadLocal<ValueHolder> HOLDER = ThreadLocal.withInitial(ValueHolder::new);
+
+    final FileSystem fs;
+    final Path dir;
+    final StorageConfig config;
+    final IoStatistics io = new IoStatistics();
+    final BufferCache cache;
+    final WriteMemoryPool pool;
+    final TreeResources resources;
+    final LogManager log;
+    final EngineLocks locks;
+    final Durability durability;
+    final Catalog catalog;
+    private final DatasetDirectory directory;
+    /** Current state of each open dataset, by name. */
+    private final Map<String, DatasetState> datasets = new ConcurrentHashMap<>();
+    /** Every open tree, by tree id (for recovery and the background monitor). */
+    final Map<Long, LsmTree> trees = new ConcurrentHashMap<>();
+    /** Commits logged but not yet applied, with the lowest LSN they may have: the trees' flush guard. */
+    private final Map<TransactionImpl, Long> inFlight = new ConcurrentHashMap<>();
+    private final Object ddlLock = new Object();
+    private final EngineMonitor monitor;
+    /** What recovery replayed at open. */
+    final ReplayResult recovery;
+    private final int maxRecordBytes;
+    private volatile Throwable failure;
+    private volatile boolean closed;
+
+    private StorageEngine(FileSystem fs, Path dir, StorageConfig config) throws IOException {
+        this.fs = fs;
+        this.dir = dir;
+        this.config = config;
+        this.durability = config.get(ConfigOptions.DURABILITY);
+        int pageSize = Math.toIntExact(config.get(ConfigOptions.PAGE_SIZE));
+        fs.createDirectories(dir);
+        this.cache = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
+                Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
+                Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
+        this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
+        this.resources = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
+                config.get(ConfigOptions.MERGE_THREADS));
+        this.locks = new EngineLocks();
+        this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
+        try {
+            this.catalog = Catalog.load(fs, dir);
+            this.directory = new DatasetDirectory(this);
+            directory.openAll();
+            this.recovery = Recovery.replay(this);
+            this.log = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
+        } catch (IOException | RuntimeException e) {
+            for (LsmTree t : trees.values()) {
+                try {
+                    t.close(false);
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            resources.shutdownPools();
+            cache.close();
+            pool.close();
+            throw e;
+        }
+        this.monitor = new EngineMonitor(this);
+        pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
+    }
+
+    /** Opens (or creates) an engine in {@code dir} with the embedded default configuration. */
+    public static StorageEngine open(Path dir) {
+        return open(dir, StorageConfig.defaults());
+    }
+
+    /** Opens (or creates) an engine in {@code dir}, recovering from the log if it was not closed cleanly. */
+    public static StorageEngine open(Path dir, StorageConfig config) {
+        FileSystem fs = config.get(ConfigOptions.DIRECT_IO) ? RealFileSystem.create() : RealFileSystem.withoutDirectIo();
+        return open(fs, dir, config);
+    }
+
+    /** Opens an engine over any file system (in-memory, fault-injecting, ...). */
+    public static StorageEngine open(FileSystem fs, Path dir, StorageConfig config) {
+        try {
+            StorageEngine engine = new StorageEngine(fs, dir, config);
+            engine.monitor.start();
+            return engine;
+        } catch (IOException e) {
+            throw new StorageIOException("cannot open engine in " + dir, e);
+        }
+    }
+
+    Path logDir() {
+        return dir.resolve("log");
+    }
+
+    // ------------------------------------------------------------------ catalog
+
+    /** Creates a dataset; its trees exist (and survive a crash) once this returns. */
+    public Dataset createDataset(DatasetSpec spec) {
+        checkWritable();
+        synchronized (ddlLock) {
+            if (datasets.containsKey(spec.name())) {
+                throw new SchemaException("dataset " + spec.name() + " already exists");
+            }
+            try {
+                DatasetState state = directory.create(spec);
+                datasets.put(spec.name(), state);
+            } catch (IOException e) {
+                throw new StorageIOException("cannot create dataset " + spec.name(), e);
+            }
+        }
+        return new DatasetImpl(this, spec.name());
+    }
+
+    /** The dataset named {@code name}. */
+    public Dataset dataset(String name) {
+        checkOpen();
+        if (!datasets.containsKey(name)) {
+            throw new UnknownDatasetException("no dataset named '" + name + "'; datasets: " + datasets.keySet());
+        }
+        return new DatasetImpl(this, name);
+    }
+
+    /** Names of all datasets. */
+    public List<String> datasetNames() {
+        checkOpen();
+        return new ArrayList<>(datasets.keySet());
+    }
+
+    /** Drops a dataset and deletes its files. Transactions still using it fail. */
+    public void dropDataset(String name) {
+        checkWritable();
+        synchronized (ddlLock) {
+            DatasetState state = datasets.get(name);
+            if (state == null) {
+                throw new UnknownDatasetException("no dataset named '" + name + "'");
+            }
+            try (TransactionImpl tx = beginInternal()) {
+                // Wait for every transaction touching the dataset to finish: they hold intention locks.
+                tx.locks.lock(LockResources.root(state.primaryTreeId), dev.breakwater.txn.lock.LockMode.X);
+                datasets.remove(name);
+                state.dropped = true;
+                directory.drop(state);
+            } catch (IOException e) {
+                throw new StorageIOException("cannot drop dataset " + name, e);
+            }
+        }
+    }
+
+    /**
+     * Adds a secondary index to an existing dataset and builds it from the primary index. Writers to
+     * the dataset wait while it is built.
+     */
+    public void addIndex(String datasetName, IndexSpec index) {
+        checkWritable();
+        synchronized (ddlLock) {
+            DatasetState state = datasets.get(datasetName);
+            if (state == null) {
+                throw new UnknownDatasetException("no dataset named '" + datasetName + "'");
+            }
+            state.spec.withIndex(index); // validates
+            try (TransactionImpl tx = beginInternal()) {
+                tx.locks.lock(LockResources.root(state.primaryTreeId), dev.breakwater.txn.lock.LockMode.S);
+                DatasetState next = directory.addIndex(datasets.get(datasetName), index);
+                datasets.put(datasetName, next);
+            } catch (IOException e) {
+                throw new StorageIOException("cannot add index " + index.name() + " to dataset " + datasetName, e);
+            }
+        }
+    }
+
+    DatasetState state(Dataset dataset) {
+        if (!(dataset instanceof DatasetImpl d) || d.engine() != this) {
+            throw new UnknownDatasetException("dataset " + dataset + " does not belong to this engine");
+        }
+        DatasetState s = datasets.get(d.name());
+        if (s == null || s.dropped) {
+            throw new UnknownDatasetException("dataset '" + d.name() + "' was dropped");
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ transactions
+
+    /** Starts a transaction. Close it: an uncommitted transaction is aborted at close. */
+    public Transaction begin() {
+        return beginInternal();
+    }
+
+    TransactionImpl beginInternal() {
+        checkOpen();
+        return new TransactionImpl(this, locks.newOwner());
+    }
+
+    /**
+     * Runs {@code body} in a transaction and commits it; if it is aborted by a deadlock or a lock
+     * timeout, runs it again after a randomized, growing backoff (up to 10 s in total).
+     */
+    public <T> T callInTransaction(Function<Transaction, T> body) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int attempt = 0;
+        while (true) {
+            try (TransactionImpl tx = beginInternal()) {
+                T result = body.apply(tx);
+                tx.commit();
+                return result;
+            } catch (TransactionAbortedException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                locks.countRetry();
+                backoff(++attempt);
+            }
+        }
+    }
+
+    /** {@link #callInTransaction(Function)} for bodies without a result. */
+    public void inTransaction(Consumer<Transaction> body) {
+        callInTransaction(tx -> {
+            body.accept(tx);
+            return null;
+        });
+    }
+
+    private static void backoff(int attempt) {
+        long maxMicros = Math.min(50_000, 100L << Math.min(attempt, 9));
+        long micros = ThreadLocalRandom.current().nextLong(maxMicros / 2, maxMicros + 1);
+        try {
+            TimeUnit.MICROSECONDS.sleep(micros);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("interrupted while retrying a transaction", e);
+        }
+    }
+
+    /** The committed record with primary key {@code pk}, or null. */
+    Tuple readCommitted(DatasetState ds, byte[] pk) {
+        ValueHolder out = HOLDER.get();
+        try {
+            if (ds.primary.get(pk, pk.length, out) == LookupResult.FOUND) {
+                return ds.records.decode(out.bytes(), out.length());
+            }
+            return null;
+        } catch (IOException e) {
+            throw new StorageIOException("read from dataset " + ds.spec.name(), e);
+        }
+    }
+
+    void checkRecordSize(DatasetState ds, byte[] pk, Tuple record) {
+        int size = ds.records.encode(record).length + pk.length;
+        if (size > maxRecordBytes) {
+            throw new RecordTooLargeException("record of " + size + " bytes (key and value) for dataset " + ds.spec.name()
+                    + " exceeds the limit of " + maxRecordBytes + " bytes for page size " + cache.pageSize());
+        }
+    }
+
+    /**
+     * Logs and applies a transaction's writes. Requires: the transaction holds exclusive locks on
+     * every record and index entry it writes (so no other commit touches them until it releases).
+     */
+    void commit(TransactionImpl tx) {
+        List<TreeOp> ops = new ArrayList<>();
+        for (var perDataset : tx.writes().all().entrySet()) {
+            DatasetState ds = perDataset.getKey();
+            if (ds.dropped) {
+                throw new UnknownDatasetException("dataset '" + ds.spec.name() + "' was dropped during the transaction");
+            }
+            for (var e : perDataset.getValue().entrySet()) {
+                addOps(ds, e.getKey(), e.getValue(), ops);
+            }
+        }
+        if (ops.isEmpty()) {
+            return;
+        }
+        checkWritable();
+        byte[] payload = CommitRecordFormat.encode(ops);
+        inFlight.put(tx, log.endLsn());
+        long lsn;
+        try {
+            lsn = log.append(payload);
+            inFlight.put(tx, lsn);
+            if (durability == Durability.SYNC) {
+                log.awaitDurable(lsn);
+            }
+            apply(ops, lsn);
+        } catch (IOException e) {
+            fail(e);
+            throw new StorageFailedException("commit failed and was not acknowledged: " + e.getMessage(), e);
+        } finally {
+            inFlight.remove(tx);
+        }
+    }
+
+    private static void addOps(DatasetState ds, byte[] pk, WriteSet.Pending p, List<TreeOp> ops) {
+        if (p.before == null && p.after == null) {
+            return; // inserted and deleted in the same transaction
+        }
+        ops.add(p.after == null ? TreeOp.delete(ds.primaryTreeId, pk) : TreeOp.put(ds.primaryTreeId, pk, ds.records.encode(p.after)));
+        for (DatasetState.Secondary sec : ds.secondaries) {
+            byte[] oldKey = p.before == null ? null : sec.codec().keyOf(p.before);
+            byte[] newKey = p.after == null ? null : sec.codec().keyOf(p.after);
+            if (oldKey != null && (newKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
+                ops.add(TreeOp.delete(sec.treeId(), oldKey));
+            }
+            if (newKey != null && (oldKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
+                ops.add(TreeOp.put(sec.treeId(), newKey, TreeOp.EMPTY));
+            }
+        }
+    }
+
+    /** Applies tree ops logged at {@code lsn}; trees unknown to the engine (dropped) are skipped. */
+    void apply(List<TreeOp> ops, long lsn) throws IOException {
+        for (TreeOp op : ops) {
+            LsmTree tree = trees.get(op.treeId());
+            if (tree != null) {
+                tree.write(op.key(), op.key().length, op.value(), op.value().length, op.delete(), lsn);
+            }
+        }
+    }
+
+    /** The lowest LSN any in-flight commit has or will get, or {@code Long.MAX_VALUE}. */
+    long oldestUnappliedLsn() {
+        long min = Long.MAX_VALUE;
+        for (long lsn : inFlight.values()) {
+            min = Math.min(min, lsn);
+        }
+        return min;
+    }
+
+    // ------------------------------------------------------------------ state
+
+    void checkOpen() {
+        if (closed) {
+            throw new EngineClosedException("storage engine in " + dir + " is closed");
+        }
+    }
+
+    void checkWritable() {
+        checkOpen();
+        Throwable f = failure;
+        if (f != null) {
+            throw new StorageFailedException("storage engine in " + dir + " refuses writes after a failure: " + f.getMessage(), f);
+        }
+    }
+
+    void fail(Throwable e) {
+        if (failure == null) {
+            failure = e;
+            LOG.error("storage engine in {} failed and now refuses writes (reads continue)", dir, e);
+        }
+    }
+
+    boolean isFailed() {
+        return failure != null;
+    }
+
+    int maxRecordBytes() {
+        return maxRecordBytes;
+    }
+
+    Map<String, DatasetState> datasetStates() {
+        return datasets;
+    }
+
+    /** A snapshot of the engine's statistics. */
+    public EngineStatistics statistics() {
+        checkOpen();
+        return EngineStatistics.of(this);
+    }
+
+    /**
+     * Flushes every tree's memory and closes everything. Idempotent. After a clean close, the next
+     * open has nothing to replay.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        monitor.stop();
+        IOException first = null;
+        for (LsmTree t : trees.values()) {
+            try {
+                t.close(failure == null);
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        try {
+            log.close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
+        resources.shutdownPools();
+        cache.close();
+        pool.close();
+        if (first != null) {
+            throw new StorageIOException("closing engine in " + dir, first);
+        }
+    }
+}
