@@ -93,7 +93,7 @@ public final class LsmTree implements AutoCloseable {
         this.flusher = new Flusher(this);
         this.merges = new MergeScheduler(this, options.policy().picker());
         MemoryTable active = newMemoryTable();
-        this.current = new SuperVersion(active, List.of(), versions.current(), 0);
+        this.current = new SuperVersion(active, List.of(), versions.acquireCurrent(), 0);
         active.unref(); // the super version holds it now
     }
 
@@ -218,7 +218,7 @@ public final class LsmTree implements AutoCloseable {
     /** Requires: stateLock held. Publishes a new snapshot of the memory tables and the current version. */
     void installSuperVersion(MemoryTable active) {
         SuperVersion old = current;
-        current = new SuperVersion(active, immutables, versions.current(), flushedSeq);
+        current = new SuperVersion(active, immutables, versions.acquireCurrent(), flushedSeq);
         old.unref();
     }
 

@@ -25,7 +25,11 @@ final class SuperVersion {
     final long flushedSeq;
     private final AtomicInteger refs = new AtomicInteger(1);
 
-    /** Takes a new reference on every table and on the version. */
+    /**
+     * Takes a new reference on every table; takes over the caller's reference on {@code version}
+     * (acquired with {@link VersionSet#acquireCurrent()}: referencing the current version after
+     * reading it races with its release by a concurrent {@link VersionSet#logAndApply}).
+     */
     SuperVersion(MemoryTable active, List<MemoryTable> immutables, Version version, long flushedSeq) {
         this.active = active;
         this.flushedSeq = flushedSeq;
@@ -35,7 +39,6 @@ final class SuperVersion {
         for (MemoryTable t : this.immutables) {
             t.ref();
         }
-        version.ref();
     }
 
     boolean tryRef() {

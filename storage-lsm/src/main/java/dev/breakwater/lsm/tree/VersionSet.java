@@ -109,6 +109,21 @@ final class VersionSet implements AutoCloseable {
         return current;
     }
 
+    /**
+     * The current version with a reference taken for the caller, who must {@link Version#unref()} it.
+     * Lock-free: {@link #logAndApply} may replace and release the version between the read of
+     * {@link #current} and the reference, in which case the newer one is read again.
+     */
+    Version acquireCurrent() {
+        while (true) {
+            Version v = current;
+            if (v.tryRef()) {
+                return v;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     long newFileNumber() {
         return nextFileNumber.getAndIncrement();
     }

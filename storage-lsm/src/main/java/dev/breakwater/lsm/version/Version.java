@@ -112,6 +112,23 @@ public final class Version {
         }
     }
 
+    /**
+     * Adds a reference unless the version was already released; never resurrects one. For callers
+     * that read the current version without the lock that replaces it: a false answer means a newer
+     * version is current already (the tree installs the new one before releasing the old).
+     */
+    public boolean tryRef() {
+        while (true) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
     /** Drops a reference; the last one runs the release callback set by the tree. */
     public void unref() {
         int after = refs.decrementAndGet();
