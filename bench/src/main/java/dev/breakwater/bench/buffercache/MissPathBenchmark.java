@@ -103,18 +103,29 @@ public class MissPathBenchmark {
         int pages = (int) (fileBytes / PAGE_SIZE);
         visit = visitOrder(order, pages);
         dir = PageFiles.newDirectory("miss-path-");
-        FileSystem fs = RealFileSystem.create();
-        Path path = dir.resolve("pages.dat");
-        PageFiles.write(fs, path, pages, PAGE_SIZE);
-        file = direct ? fs.open(path, OpenOption.READ, OpenOption.DIRECT) : fs.open(path, OpenOption.READ);
-        if (file.isDirect() != direct) {
-            throw new IllegalStateException("asked for direct=" + direct + " but the file is direct=" + file.isDirect()
-                    + " (is O_DIRECT supported on " + dir + "?)");
+        try {
+            FileSystem fs = RealFileSystem.create();
+            Path path = dir.resolve("pages.dat");
+            PageFiles.write(fs, path, pages, PAGE_SIZE);
+            file = direct ? fs.open(path, OpenOption.READ, OpenOption.DIRECT) : fs.open(path, OpenOption.READ);
+            if (file.isDirect() != direct) {
+                throw new IllegalStateException("asked for direct=" + direct + " but the file is direct=" + file.isDirect()
+                        + " (is O_DIRECT supported on " + dir + "?)");
+            }
+            // Small chunks so the capacity is exact; the default ghost list, as in the engine.
+            BufferCacheOptions options = BufferCacheOptions.of(PAGE_SIZE, cacheBytes).withChunkBytes(256 * 1024);
+            cache = new BufferCache(options, new IoStatistics());
+            fileId = cache.registerFile(file, path.toString());
+        } catch (Throwable t) {
+            // JMH skips the tear-down when set-up fails (for example an Error from Chronicle when the
+            // fork lacks the JVM options): do not leave the file behind.
+            try {
+                release();
+            } catch (IOException | RuntimeException r) {
+                t.addSuppressed(r);
+            }
+            throw t;
         }
-        // Small chunks so the capacity is exact; the default ghost list, as in the engine.
-        BufferCacheOptions options = BufferCacheOptions.of(PAGE_SIZE, cacheBytes).withChunkBytes(256 * 1024);
-        cache = new BufferCache(options, new IoStatistics());
-        fileId = cache.registerFile(file, path.toString());
     }
 
     static int[] visitOrder(String order, int pages) {
@@ -149,10 +160,19 @@ public class MissPathBenchmark {
                         + " pins hit: the benchmark did not measure the miss path only");
             }
         } finally {
-            cache.close();
-            file.close();
-            PageFiles.deleteRecursively(dir);
+            release();
         }
+    }
+
+    /** Frees whatever set-up created. */
+    private void release() throws IOException {
+        if (cache != null) {
+            cache.close();
+        }
+        if (file != null) {
+            file.close();
+        }
+        PageFiles.deleteRecursively(dir);
     }
 
     /** One thread's position in the visiting order. */

@@ -81,17 +81,28 @@ public class PinUnpinBenchmark {
             throw new IllegalArgumentException("pages must be a power of two, got " + pages);
         }
         dir = PageFiles.newDirectory("pin-unpin-");
-        FileSystem fs = RealFileSystem.create();
-        Path path = dir.resolve("pages.dat");
-        PageFiles.write(fs, path, pages, PAGE_SIZE);
-        file = fs.open(path, OpenOption.READ);
-        // Twice the pages, so the clock never has to evict; no ghost list, it only matters on misses.
-        BufferCacheOptions options = BufferCacheOptions.of(PAGE_SIZE, 2L * pages * PAGE_SIZE)
-                .withSimulatedCache(0, 1);
-        cache = new BufferCache(options, new IoStatistics());
-        fileId = cache.registerFile(file, path.toString());
-        for (int p = 0; p < pages; p++) {
-            cache.unpin(cache.pin(fileId, p, IoPurpose.QUERY));
+        try {
+            FileSystem fs = RealFileSystem.create();
+            Path path = dir.resolve("pages.dat");
+            PageFiles.write(fs, path, pages, PAGE_SIZE);
+            file = fs.open(path, OpenOption.READ);
+            // Twice the pages, so the clock never has to evict; no ghost list, it only matters on misses.
+            BufferCacheOptions options = BufferCacheOptions.of(PAGE_SIZE, 2L * pages * PAGE_SIZE)
+                    .withSimulatedCache(0, 1);
+            cache = new BufferCache(options, new IoStatistics());
+            fileId = cache.registerFile(file, path.toString());
+            for (int p = 0; p < pages; p++) {
+                cache.unpin(cache.pin(fileId, p, IoPurpose.QUERY));
+            }
+        } catch (Throwable t) {
+            // JMH skips the tear-down when set-up fails (for example an Error from Chronicle when the
+            // fork lacks the JVM options): do not leave the file behind.
+            try {
+                release();
+            } catch (IOException | RuntimeException r) {
+                t.addSuppressed(r);
+            }
+            throw t;
         }
     }
 
@@ -105,10 +116,19 @@ public class PinUnpinBenchmark {
                         + s.totalMisses() + ": the benchmark did not measure the hit path");
             }
         } finally {
-            cache.close();
-            file.close();
-            PageFiles.deleteRecursively(dir);
+            release();
         }
+    }
+
+    /** Frees whatever set-up created. */
+    private void release() throws IOException {
+        if (cache != null) {
+            cache.close();
+        }
+        if (file != null) {
+            file.close();
+        }
+        PageFiles.deleteRecursively(dir);
     }
 
     /** One thread's position in the page cycle. */
