@@ -231,8 +231,11 @@ public final class LogManager implements Closeable {
         lock.lock();
         try {
             checkAppendableLocked();
-            while (active.remaining() < recordLength) {
-                awaitSpaceLocked();
+            if (active.remaining() < recordLength) {
+                bufferFullWaits++;
+                do {
+                    awaitSpaceLocked();
+                } while (active.remaining() < recordLength);
             }
             long lsn = endLsn;
             if (lsn - appendSegmentFirstLsn + recordLength > options.segmentSize()) {
@@ -291,7 +294,6 @@ public final class LogManager implements Closeable {
 
     @GuardedBy("lock")
     private void awaitSpaceLocked() throws IOException {
-        bufferFullWaits++;
         flushRequested = true;
         if (flusherIdle) {
             flushWanted.signal();

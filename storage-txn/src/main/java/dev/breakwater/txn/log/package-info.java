@@ -1,0 +1,13 @@
+/**
+ * The transaction log (DESIGN.md §5; format in docs/formats.md, "Transaction log"): fixed-size
+ * segment files of checksummed records addressed by LSN (byte position in the log).
+ *
+ * <ul>
+ *   <li>{@link dev.breakwater.txn.log.LogManager} – one per engine: append, group commit through a
+ *       flusher thread, SYNC/ASYNC durability, failure state, truncation.</li>
+ *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery; a torn tail ends it cleanly.</li>
+ *   <li>{@link dev.breakwater.txn.log.LogRecordFormat}, {@link dev.breakwater.txn.log.SegmentFiles}
+ *       – the record layout and segment naming.</li>
+ * </ul>
+ */
+package dev.breakwater.txn.log;
