@@ -190,6 +190,23 @@ public final class LockManager {
         return new LockStats(requests.sum(), waits.sum(), deadlocks.sum(), timeouts.sum(), waitNanos.sum());
     }
 
+    /**
+     * Resources with a holder or a waiter, and owners in the waits-for graph; for tests and
+     * diagnostics (takes every stripe lock in turn, so it is not an atomic cut).
+     */
+    int[] tableSizes() {
+        int heads = 0;
+        for (LockStripe stripe : stripes) {
+            stripe.lock.lock();
+            try {
+                heads += stripe.heads.size();
+            } finally {
+                stripe.lock.unlock();
+            }
+        }
+        return new int[] {heads, graph.size()};
+    }
+
     /** Parks until {@code waiter} is decided; returns if granted, cleans up and throws if aborted. */
     private void await(LockRequest waiter) {
         long deadline = waiter.startNanos + waitTimeoutNanos;

@@ -54,6 +54,16 @@ final class WaitsForGraph {
         return version;
     }
 
+    /** Owners currently in the graph. */
+    int size() {
+        lock.lock();
+        try {
+            return nodes.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Replaces the edges of the undecided waiters of one head and drops the nodes of requests that
      * left it. Requires: the head's stripe lock.

@@ -231,6 +231,7 @@ class LockManagerTest {
         shortWait.lock(a, R1, S);
         Future<?> bx = pool.submit(() -> shortWait.lock(b, R1, X));
         awaitWaits(shortWait, 1);
+        Thread.sleep(150); // so that c's own 300 ms run out well after b's
         Future<?> cs = pool.submit(() -> shortWait.lock(c, R1, S)); // queued behind b's X
         ExecutionException e = assertThrows(ExecutionException.class, () -> bx.get(5, TimeUnit.SECONDS));
         assertEquals(Reason.LOCK_TIMEOUT, ((TransactionAbortedException) e.getCause()).reason());
