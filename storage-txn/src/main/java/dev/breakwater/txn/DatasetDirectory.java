@@ -66,6 +66,7 @@ final class DatasetDirectory {
         LsmTree tree = LsmTree.open(e.spec().name() + "." + what, datasetDir(e).resolve(treeDirName(treeId)),
                 treeOptions(engine.config), engine.resources);
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
+        tree.setLogBarrier(engine::awaitLogDurable);
         engine.trees.put(treeId, tree);
         return tree;
     }

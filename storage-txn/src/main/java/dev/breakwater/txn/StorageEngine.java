@@ -384,6 +384,17 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Blocks until the log is durable through {@code lsn} (trees call this before a flush makes a
+     * component durable). During recovery, before the log is open, everything replayed is durable.
+     */
+    void awaitLogDurable(long lsn) throws IOException {
+        LogManager l = log;
+        if (l != null && lsn >= 0 && lsn < l.endLsn()) {
+            l.awaitDurable(lsn);
+        }
+    }
+
     /** The lowest LSN any in-flight commit has or will get, or {@code Long.MAX_VALUE}. */
     long oldestUnappliedLsn() {
         long min = Long.MAX_VALUE;

@@ -83,6 +83,7 @@ final class Flusher {
             tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
                     IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
+        tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(t, maxLsn);
         tree.versions.logAndApply(v -> placementEdit(v, tables, durable));
         synchronized (tree.stateLock) {

@@ -72,6 +72,13 @@ public final class LsmTree implements AutoCloseable {
     final MergeScheduler merges;
     private final AtomicLong memoryTableIds = new AtomicLong();
     private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
+    private volatile LogBarrier logBarrier = lsn -> { };
+
+    /** Waits until the log is durable up to an LSN; see {@link #setLogBarrier}. */
+    @FunctionalInterface
+    public interface LogBarrier {
+        void awaitDurable(long lsn) throws IOException;
+    }
 
     /** Guards swapping the super version and the list of sealed tables. */
     final Object stateLock = new Object();
@@ -124,6 +131,20 @@ public final class LsmTree implements AutoCloseable {
      */
     public void setOldestUnappliedLsn(LongSupplier supplier) {
         this.oldestUnappliedLsn = supplier;
+    }
+
+    /**
+     * Sets what a flush waits for before it makes a disk component durable: the log must be durable
+     * up to the component's highest LSN, or a crash could leave a transaction's effects in one tree's
+     * disk component while its log record (and its effects on other trees) are lost. With SYNC
+     * commits this never waits; with ASYNC it may.
+     */
+    public void setLogBarrier(LogBarrier barrier) {
+        this.logBarrier = barrier;
+    }
+
+    void awaitLogDurable(long lsn) throws IOException {
+        logBarrier.awaitDurable(lsn);
     }
 
     MemoryTable newMemoryTable() {
