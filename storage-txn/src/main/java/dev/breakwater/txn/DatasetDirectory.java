@@ -49,9 +49,15 @@ final class DatasetDirectory {
         return "tree-" + treeId;
     }
 
+    /**
+     * Tree options from the configuration. Memory components have no size of their own: under the
+     * global write-memory manager a tree's memory grows until the flush policy picks it (or the
+     * pool runs dry), so the table size is the whole pool.
+     */
     static LsmTreeOptions treeOptions(StorageConfig c) {
         int pageSize = Math.toIntExact(c.get(ConfigOptions.PAGE_SIZE));
         LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, c.get(ConfigOptions.MEMORY_COMPONENT_SIZE))
+                .withMemoryTableBytes(c.get(ConfigOptions.WRITE_MEMORY))
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
                 .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)
@@ -68,6 +74,7 @@ final class DatasetDirectory {
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
         engine.trees.put(treeId, tree);
+        engine.writeMemory.register(tree, e.spec().name());
         return tree;
     }
 
@@ -129,8 +136,10 @@ final class DatasetDirectory {
             t.close(false);
         }
         engine.trees.remove(state.primaryTreeId);
+        engine.writeMemory.unregister(state.primary);
         for (DatasetState.Secondary s : state.secondaries) {
             engine.trees.remove(s.treeId());
+            engine.writeMemory.unregister(s.tree());
         }
         deleteRecursively(datasetDir(state.entry));
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
+import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.tree.LsmTree;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,9 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The engine's background housekeeper, one thread, every few milliseconds:
  * <ol>
- *   <li><b>Memory-triggered flush</b>: when the write-memory pool passes its flush threshold (default
- *       95%), seal the memory table of the tree holding the most write memory (the max-memory
- *       policy of paper 000 section 4.2; the global write-memory manager will refine this).</li>
+ *   <li><b>Memory-triggered flush</b>: a tick of the {@link dev.breakwater.lsm.manager.WriteMemoryManager},
+ *       which applies the configured scheme and flush policy when the pool passes its threshold.</li>
  *   <li><b>Log-triggered flush</b>: when the log is longer than its maximum, flush the trees holding
  *       the oldest LSN still only in memory, so the log can be truncated.</li>
  *   <li><b>Truncation</b>: delete log segments below the oldest LSN any tree holds only in memory
@@ -39,7 +39,6 @@ final class EngineMonitor implements Runnable {
     private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final StorageEngine engine;
-    private final double flushThreshold;
     private final long maxLogBytes;
     private volatile boolean running;
     private Thread thread;
@@ -48,7 +47,6 @@ final class EngineMonitor implements Runnable {
 
     EngineMonitor(StorageEngine engine) {
         this.engine = engine;
-        this.flushThreshold = engine.config.get(ConfigOptions.FLUSH_THRESHOLD);
         this.maxLogBytes = engine.config.get(ConfigOptions.MAX_LOG_SIZE);
     }
 
@@ -95,18 +93,8 @@ final class EngineMonitor implements Runnable {
         if (engine.isFailed()) {
             return;
         }
-        // 1. memory-triggered flush
-        if (engine.pool.usedBytes() >= flushThreshold * engine.pool.capacityBytes()) {
-            LsmTree largest = null;
-            for (LsmTree t : engine.trees.values()) {
-                if (largest == null || t.memoryBytes() > largest.memoryBytes()) {
-                    largest = t;
-                }
-            }
-            if (largest != null) {
-                largest.requestFlush();
-            }
-        }
+        // 1. memory-triggered flush, by the configured scheme and flush policy
+        engine.writeMemory.tick();
         // 2. log-triggered flush and 3. truncation
         long oldest = engine.oldestUnappliedLsn();
         for (LsmTree t : engine.trees.values()) {
@@ -115,7 +103,7 @@ final class EngineMonitor implements Runnable {
         if (engine.log.sizeBytes() > maxLogBytes && oldest != Long.MAX_VALUE) {
             for (LsmTree t : engine.trees.values()) {
                 if (t.oldestMemoryLsn() == oldest) {
-                    t.requestFlush();
+                    t.requestFlush(FlushCause.LOG);
                 }
             }
         }

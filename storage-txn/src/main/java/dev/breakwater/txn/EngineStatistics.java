@@ -2,6 +2,7 @@ package dev.breakwater.txn;
 
 import dev.breakwater.buffercache.BufferCacheSnapshot;
 import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.lsm.manager.WriteMemorySnapshot;
 import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
 import dev.breakwater.txn.lock.LockStats;
 import dev.breakwater.txn.log.LogStatistics;
@@ -24,10 +25,13 @@ import java.util.Map;
  * @param transactionRetries transactions {@code inTransaction} ran again after an abort
  * @param trees              per-tree statistics, by tree name ({@code dataset.index})
  * @param gcMillis           total GC time of the JVM so far
+ * @param writeMemory        the write-memory manager's view: each tree's share of memory and of
+ *                           writes, and pool utilization over time
  */
 public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot bufferCache, long writeMemoryUsed,
                                long writeMemoryCapacity, LogStatistics log, long logSizeBytes, LockStats locks,
-                               long transactionRetries, Map<String, TreeStatisticsSnapshot> trees, long gcMillis) {
+                               long transactionRetries, Map<String, TreeStatisticsSnapshot> trees, long gcMillis,
+                               WriteMemorySnapshot writeMemory) {
 
     static EngineStatistics of(StorageEngine e) {
         Map<String, TreeStatisticsSnapshot> trees = new LinkedHashMap<>();
@@ -39,6 +43,6 @@ public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot buff
             gc += Math.max(0, b.getCollectionTime());
         }
         return new EngineStatistics(e.io.snapshot(), e.cache.snapshot(), e.pool.usedBytes(), e.pool.capacityBytes(),
-                e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc);
+                e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc, e.writeMemory.snapshot());
     }
 }

@@ -10,6 +10,8 @@ import dev.breakwater.common.io.RealFileSystem;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
+import dev.breakwater.lsm.manager.WriteMemoryManager;
+import dev.breakwater.lsm.manager.WriteMemoryOptions;
 import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import dev.breakwater.lsm.sstable.SSTableFormat;
@@ -78,6 +80,7 @@ public final class StorageEngine implements AutoCloseable {
     final TreeResources resources;
     final LogManager log;
     final EngineLocks locks;
+    final WriteMemoryManager writeMemory;
     final Durability durability;
     final Catalog catalog;
     private final DatasetDirectory directory;
@@ -109,6 +112,11 @@ public final class StorageEngine implements AutoCloseable {
         this.resources = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
                 config.get(ConfigOptions.MERGE_THREADS));
         this.locks = new EngineLocks();
+        // The manager reads the log position lazily: the log opens after recovery.
+        this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),
+                config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
+                config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
+                config.get(ConfigOptions.MEMORY_COMPONENT_SIZE)), this::logEndLsn);
         this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
         try {
             this.catalog = Catalog.load(fs, dir);
@@ -153,6 +161,12 @@ public final class StorageEngine implements AutoCloseable {
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);
         }
+    }
+
+    /** The log's end, or 0 before the log is open (during recovery). */
+    private long logEndLsn() {
+        LogManager l = log;
+        return l == null ? 0 : l.endLsn();
     }
 
     Path logDir() {
@@ -331,6 +345,9 @@ public final class StorageEngine implements AutoCloseable {
             if (ds.dropped) {
                 throw new UnknownDatasetException("dataset '" + ds.spec.name() + "' was dropped during the transaction");
             }
+            if (!perDataset.getValue().isEmpty()) {
+                writeMemory.noteWrite(ds.spec.name());
+            }
             for (var e : perDataset.getValue().entrySet()) {
                 addOps(ds, e.getKey(), e.getValue(), ops);
             }
@@ -437,6 +454,29 @@ public final class StorageEngine implements AutoCloseable {
 
     Map<String, DatasetState> datasetStates() {
         return datasets;
+    }
+
+    /**
+     * Resizes the write-memory pool while running (the memory tuner's knob). Growing takes effect at
+     * once; shrinking flushes trees by the flush policy until usage fits, waiting at most
+     * {@code maxWaitMillis}.
+     *
+     * @return the write-memory capacity now in effect
+     */
+    public long resizeWriteMemory(long bytes, long maxWaitMillis) {
+        checkOpen();
+        return writeMemory.resize(bytes, maxWaitMillis);
+    }
+
+    /**
+     * Resizes the buffer cache while running: growing adds frames, shrinking evicts and frees them
+     * (waiting a bounded time for pinned frames).
+     *
+     * @return the capacity reached
+     */
+    public long resizeBufferCache(long bytes) {
+        checkOpen();
+        return cache.resize(bytes).capacityBytes();
     }
 
     /** A snapshot of the engine's statistics. */

@@ -65,6 +65,17 @@ public final class ConfigOptions {
     public static final Option<Double> FLUSH_THRESHOLD = define("flush-threshold", ValueType.DOUBLE, 0.95, "fraction",
             0.5, 1.0, null, null,
             "Fraction of write memory in use at which the flush policy starts flushing.");
+    public static final Option<WriteMemoryScheme> WRITE_MEMORY_SCHEME = define("write-memory-scheme",
+            ValueType.enumOf(WriteMemoryScheme.class), WriteMemoryScheme.DYNAMIC, "", null, null, null, null,
+            "How write memory is organized: DYNAMIC (one mutable memory component per tree, flushed whole, drawn from the global pool, "
+                    + "no per-tree limit) or STATIC (B+-static: at most static-active-datasets datasets, each with an equal share).");
+    public static final Option<FlushPolicyKind> FLUSH_POLICY = define("flush-policy", ValueType.enumOf(FlushPolicyKind.class),
+            FlushPolicyKind.OPTIMAL, "", null, null, null, null,
+            "Which tree a memory-triggered flush picks: MAX_MEMORY, MIN_LSN, or OPTIMAL (memory proportional to write rate). "
+                    + "Log-triggered flushes always pick the minimum LSN.");
+    public static final Option<Integer> STATIC_ACTIVE_DATASETS = define("static-active-datasets", ValueType.INT, 8, "datasets",
+            1, 10_000, null, null,
+            "With the STATIC scheme: datasets that may hold write memory at once (D); each gets 1/D of write memory.");
     public static final Option<Integer> L0_SLOWDOWN_GROUPS = define("l0-slowdown-groups", ValueType.INT, 8, "groups",
             1, 1000, null, null,
             "Number of L0 groups at which writes are slowed down so merges can catch up.");

@@ -32,20 +32,33 @@ import java.util.Set;
  * </ul>
  * Tombstones are dropped when the output is the last level.
  *
- * <h2>Levels</h2>
- * When L1's share of the tree outgrows the write memory ({@code |L_N| / T^(N-1) > M·T}), an empty
- * L1 is inserted (levels are added at the top, paper 000 section 2.1), through {@link #levelChange}.
+ * <h2>Levels (paper 000, section 4.1.3)</h2>
+ * The number of levels follows the write memory {@code M} the tree holds. When L1 outgrows it
+ * ({@code |L1| > M·T}), an empty L1 is inserted (levels are added at the top, so the last level is
+ * never rewritten for it). When the write memory has grown so that L1 is redundant ({@code M·T > f·|L2|}, f = 1.5 so
+ * the decision does not oscillate), L1 is retired: L0 merges go straight into L2, taking the
+ * overlapping L1 tables along; L1 tables merge into L2 when nothing else is due; once L1 is empty it
+ * is removed.
  *
  * <p>Thread safety: stateless; safe.
  */
 public final class LevelingPicker implements MergePicker {
 
+    /** Retire L1 only once the write memory exceeds what would add it by this factor. */
+    static final double RETIRE_FACTOR = 1.5;
+
+    /** True if L1 should be retired: at least two levels and {@code M·T > f·|L2|}. */
+    static boolean retiringL1(Version v, MergeSettings s) {
+        return v.levelCount() - 1 >= 2 && (double) s.writeMemoryBytes() * s.sizeRatio() > RETIRE_FACTOR * v.levelBytes(2);
+    }
+
     @Override
     public Optional<MergeTask> pick(Version v, Set<Long> busy, MergeSettings s) {
         int last = v.levelCount() - 1;
+        boolean retiring = retiringL1(v, s);
         List<double[]> scored = new ArrayList<>(); // {level, score}
         scored.add(new double[] {0, (double) v.level(0).size() / s.l0MergeGroups()});
-        for (int i = 1; i < last; i++) {
+        for (int i = retiring ? 2 : 1; i < last; i++) {
             scored.add(new double[] {i, v.levelBytes(i) / (double) target(v, i, s)});
         }
         scored.sort(Comparator.comparingDouble((double[] a) -> a[1]).reversed());
@@ -54,10 +67,13 @@ public final class LevelingPicker implements MergePicker {
                 break;
             }
             int level = (int) ls[0];
-            Optional<MergeTask> t = level == 0 ? pickL0(v, busy, ls[1]) : pickLevel(v, level, busy, ls[1]);
+            Optional<MergeTask> t = level == 0 ? pickL0(v, busy, ls[1], retiring ? 2 : 1) : pickLevel(v, level, busy, ls[1]);
             if (t.isPresent()) {
                 return t;
             }
+        }
+        if (retiring && !v.level(1).isEmpty()) {
+            return pickLevel(v, 1, busy, 0); // low priority: drain L1 into L2
         }
         return Optional.empty();
     }
@@ -65,10 +81,16 @@ public final class LevelingPicker implements MergePicker {
     @Override
     public Optional<LevelChange> levelChange(Version v, MergeSettings s) {
         int n = v.levelCount() - 1;
-        double l1Share = v.levelBytes(n) / Math.pow(s.sizeRatio(), n - 1);
-        if (l1Share > (double) s.writeMemoryBytes() * s.sizeRatio()) {
-            return Optional.of(new LevelChange(1, String.format(
-                    "|L%d|/T^%d = %.0f B exceeds M*T = %d B: add an empty L1", n, n - 1, l1Share, s.writeMemoryBytes() * s.sizeRatio())));
+        if (retiringL1(v, s)) {
+            return v.level(1).isEmpty()
+                    ? Optional.of(new LevelChange(1, true, String.format("M*T = %d B exceeds %.1f*|L2| = %.0f B and L1 is empty: remove L1",
+                            s.writeMemoryBytes() * s.sizeRatio(), RETIRE_FACTOR, RETIRE_FACTOR * v.levelBytes(2))))
+                    : Optional.empty();
+        }
+        long l1 = v.levelBytes(1);
+        if (l1 > s.writeMemoryBytes() * s.sizeRatio()) {
+            return Optional.of(new LevelChange(1, false, String.format(
+                    "|L1| = %d B exceeds M*T = %d B: add an empty L1", l1, s.writeMemoryBytes() * s.sizeRatio())));
         }
         return Optional.empty();
     }
@@ -81,7 +103,11 @@ public final class LevelingPicker implements MergePicker {
         return (long) Math.max(byMemory, byLast);
     }
 
-    private static Optional<MergeTask> pickL0(Version v, Set<Long> busy, double score) {
+    /**
+     * An L0 merge into {@code target} (1, or 2 while L1 is being retired, in which case the
+     * overlapping L1 tables come along).
+     */
+    private static Optional<MergeTask> pickL0(Version v, Set<Long> busy, double score, int target) {
         List<Run> groups = new ArrayList<>(v.level(0));
         // Smallest group first; among equals, the oldest (last in newest-first order).
         List<Integer> order = new ArrayList<>();
@@ -90,6 +116,7 @@ public final class LevelingPicker implements MergePicker {
         }
         order.sort(Comparator.comparingInt((Integer i) -> groups.get(i).size()).thenComparing(Comparator.reverseOrder()));
         Run l1 = v.levelCount() > 1 && !v.level(1).isEmpty() ? v.level(1).get(0) : null;
+        Run l2 = target == 2 && !v.level(2).isEmpty() ? v.level(2).get(0) : null;
         for (int gi : order) {
             MergeTask best = null;
             double bestRatio = Double.MAX_VALUE;
@@ -101,18 +128,27 @@ public final class LevelingPicker implements MergePicker {
                 byte[][] range = range(l0Inputs);
                 long l0Bytes = bytes(l0Inputs);
                 List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(range[0], range[1]);
-                if (below.stream().anyMatch(t -> busy.contains(t.fileNumber()))) {
+                List<TableMeta> twoBelow = List.of();
+                if (target == 2) {
+                    byte[][] widened = below.isEmpty() ? range : widen(range, below);
+                    twoBelow = l2 == null ? List.of() : l2.overlapping(widened[0], widened[1]);
+                }
+                if (below.stream().anyMatch(t -> busy.contains(t.fileNumber())) || twoBelow.stream().anyMatch(t -> busy.contains(t.fileNumber()))) {
                     continue;
                 }
-                double ratio = (double) bytes(below) / Math.max(1, l0Bytes);
+                double ratio = (double) (bytes(below) + bytes(twoBelow)) / Math.max(1, l0Bytes);
                 if (ratio < bestRatio) {
                     bestRatio = ratio;
                     List<MergeTask.Input> inputs = new ArrayList<>(l0Inputs);
                     if (!below.isEmpty()) {
                         inputs.add(new MergeTask.Input(1, l1.id(), below));
                     }
-                    best = new MergeTask(inputs, 1, MergeTask.LEVEL_RUN, v.levelCount() - 1 == 1,
-                            score, String.format("L0 group of %d tables -> L1, overlap ratio %.2f", groups.get(gi).size(), ratio));
+                    if (!twoBelow.isEmpty()) {
+                        inputs.add(new MergeTask.Input(2, l2.id(), twoBelow));
+                    }
+                    best = new MergeTask(inputs, target, MergeTask.LEVEL_RUN, v.levelCount() - 1 == target,
+                            score, String.format("L0 group of %d tables -> L%d%s, overlap ratio %.2f", groups.get(gi).size(), target,
+                            target == 2 ? " (retiring L1)" : "", ratio));
                 }
             }
             if (best != null) {
@@ -182,6 +218,20 @@ public final class LevelingPicker implements MergePicker {
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    private static byte[][] widen(byte[][] range, List<TableMeta> tables) {
+        byte[] lo = range[0];
+        byte[] hi = range[1];
+        for (TableMeta t : tables) {
+            if (Arrays.compareUnsigned(t.smallest(), lo) < 0) {
+                lo = t.smallest();
+            }
+            if (Arrays.compareUnsigned(t.largest(), hi) > 0) {
+                hi = t.largest();
+            }
+        }
+        return new byte[][] {lo, hi};
     }
 
     private static boolean anyBusy(List<MergeTask.Input> inputs, Set<Long> busy) {

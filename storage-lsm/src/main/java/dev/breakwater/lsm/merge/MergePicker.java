@@ -28,7 +28,10 @@ public interface MergePicker {
         return Optional.empty();
     }
 
-    /** Insert an empty level at {@code index} (all levels from there move down by one). */
-    record LevelChange(int index, String reason) {
+    /**
+     * Insert an empty level at {@code index} (all levels from there move down by one), or, with
+     * {@code remove}, remove the empty level at {@code index} (those below move up).
+     */
+    record LevelChange(int index, boolean remove, String reason) {
     }
 }

@@ -97,6 +97,7 @@ final class Flusher {
         }
         tree.stats.flushes.increment();
         tree.stats.bytesFlushed.add(bytes);
+        tree.stats.bytesFlushedBy[t.cause.ordinal()].add(bytes);
         tree.merges.maybeSchedule();
     }
 

@@ -1,5 +1,8 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.lsm.manager.FlushCause;
+import dev.breakwater.lsm.manager.ManagedTree;
+import dev.breakwater.lsm.merge.MergeSettings;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
@@ -57,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread safety: all public methods are safe from any thread. {@link #close} must not race with
  * other calls.
  */
-public final class LsmTree implements AutoCloseable {
+public final class LsmTree implements AutoCloseable, ManagedTree {
 
     private static final Logger LOG = LoggerFactory.getLogger(LsmTree.class);
 
@@ -73,6 +76,8 @@ public final class LsmTree implements AutoCloseable {
     private final AtomicLong memoryTableIds = new AtomicLong();
     private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
     private volatile LogBarrier logBarrier = lsn -> { };
+    /** The write memory this tree holds on average, {@code a_i·M_w}: sizes its levels. */
+    private volatile long writeMemoryShare;
 
     /** Waits until the log is durable up to an LSN; see {@link #setLogBarrier}. */
     @FunctionalInterface
@@ -97,6 +102,7 @@ public final class LsmTree implements AutoCloseable {
         this.resources = resources;
         this.versions = versions;
         this.tracker = new VisibilityTracker(0);
+        this.writeMemoryShare = options.mergeSettings().writeMemoryBytes();
         this.flusher = new Flusher(this);
         this.merges = new MergeScheduler(this, options.policy().picker());
         MemoryTable active = newMemoryTable();
@@ -120,8 +126,24 @@ public final class LsmTree implements AutoCloseable {
         return tree;
     }
 
+    @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public long entriesWritten() {
+        return stats.entriesWritten.sum();
+    }
+
+    @Override
+    public void setWriteMemoryShare(long bytes) {
+        this.writeMemoryShare = Math.max(1, bytes);
+    }
+
+    /** Merge settings with the current write-memory share. */
+    MergeSettings mergeSettings() {
+        return options.mergeSettings().withWriteMemory(writeMemoryShare);
     }
 
     /**
@@ -220,6 +242,10 @@ public final class LsmTree implements AutoCloseable {
      * table until memory runs out, which then stalls them).
      */
     void rotate(MemoryTable t, boolean force) {
+        rotate(t, force, FlushCause.MEMORY);
+    }
+
+    void rotate(MemoryTable t, boolean force, FlushCause cause) {
         synchronized (stateLock) {
             if (current.active != t || t.isSealed()) {
                 return;
@@ -227,6 +253,7 @@ public final class LsmTree implements AutoCloseable {
             if (!force && immutables.size() >= options.maxImmutables()) {
                 return;
             }
+            t.cause = cause;
             t.sealAndDrain();
             immutables.add(0, t);
             MemoryTable fresh = newMemoryTable();
@@ -387,7 +414,7 @@ public final class LsmTree implements AutoCloseable {
         checkWritable();
         MemoryTable t = current.active;
         if (!t.component.isEmpty()) {
-            rotate(t, true);
+            rotate(t, true, FlushCause.EXPLICIT);
         }
         flusher.awaitIdle();
         checkWritable();
@@ -395,16 +422,18 @@ public final class LsmTree implements AutoCloseable {
 
     /**
      * Seals the active memory table (if it holds anything) and queues it for flush without waiting:
-     * what a memory- or log-triggered flush policy calls.
+     * what a memory- or log-triggered flush policy calls; {@code cause} is counted in the statistics.
      */
-    public void requestFlush() {
+    @Override
+    public void requestFlush(FlushCause cause) {
         MemoryTable t = current.active;
         if (!t.component.isEmpty()) {
-            rotate(t, true);
+            rotate(t, true, cause);
         }
     }
 
     /** Write memory this tree holds now (active and sealed memory tables): its share {@code a_i·M_w}. */
+    @Override
     public long memoryBytes() {
         SuperVersion s = current;
         long memory = s.active.component.bytesUsed();
@@ -445,6 +474,7 @@ public final class LsmTree implements AutoCloseable {
         long negatives = bloom[1];
         long falsePositives = bloom[2];
         return new TreeStatisticsSnapshot(stats.entriesWritten.sum(), stats.flushes.sum(), stats.bytesFlushed.sum(),
+                stats.bytesFlushedBy[FlushCause.MEMORY.ordinal()].sum(), stats.bytesFlushedBy[FlushCause.LOG.ordinal()].sum(),
                 stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeStalls.sum(),
@@ -457,6 +487,7 @@ public final class LsmTree implements AutoCloseable {
     }
 
     /** The smallest log LSN held only in memory by this tree, or {@code Long.MAX_VALUE}. */
+    @Override
     public long oldestMemoryLsn() {
         SuperVersion s = current;
         long min = s.active.minLogLsn();

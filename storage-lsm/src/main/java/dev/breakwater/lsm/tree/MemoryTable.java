@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.memory.MemoryComponent;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +28,8 @@ final class MemoryTable {
     final long id;
     private final AtomicInteger writers = new AtomicInteger();
     private volatile boolean sealed;
+    /** Why the table was sealed; set before sealing, read by the flusher. */
+    volatile FlushCause cause = FlushCause.MEMORY;
     private final AtomicInteger refs = new AtomicInteger(1);
     private final AtomicLong minLogLsn = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong maxLogLsn = new AtomicLong(Long.MIN_VALUE);

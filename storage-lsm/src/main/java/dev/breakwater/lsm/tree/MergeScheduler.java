@@ -45,11 +45,13 @@ final class MergeScheduler {
 
     /** Starts every merge that is due and can run now. */
     synchronized void maybeSchedule() {
+        boolean changedLevels = false; // at most one level change per call: never loop on a policy that flips
         while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
             Version v = tree.versions.current();
-            Optional<MergeTask> task = picker.pick(v, busy, tree.options.mergeSettings());
+            Optional<MergeTask> task = picker.pick(v, busy, tree.mergeSettings());
             if (task.isEmpty()) {
-                if (running == 0 && applyLevelChange(v)) {
+                if (running == 0 && !changedLevels && applyLevelChange(v)) {
+                    changedLevels = true;
                     continue;
                 }
                 notifyAll();
@@ -67,12 +69,13 @@ final class MergeScheduler {
 
     /** Requires: this monitor held and no merge running. */
     private boolean applyLevelChange(Version v) {
-        Optional<MergePicker.LevelChange> change = picker.levelChange(v, tree.options.mergeSettings());
+        Optional<MergePicker.LevelChange> change = picker.levelChange(v, tree.mergeSettings());
         if (change.isEmpty()) {
             return false;
         }
         try {
-            tree.versions.logAndApply(new VersionEdit().insertLevel(change.get().index()));
+            MergePicker.LevelChange c = change.get();
+            tree.versions.logAndApply(c.remove() ? new VersionEdit().removeLevel(c.index()) : new VersionEdit().insertLevel(c.index()));
             synchronized (tree.stateLock) {
                 tree.installSuperVersion();
             }

@@ -12,6 +12,8 @@ final class TreeStatistics {
     final LongAdder entriesWritten = new LongAdder();
     final LongAdder flushes = new LongAdder();
     final LongAdder bytesFlushed = new LongAdder();
+    /** Bytes flushed, by {@link FlushCause} ordinal. */
+    final LongAdder[] bytesFlushedBy = {new LongAdder(), new LongAdder(), new LongAdder()};
     final LongAdder merges = new LongAdder();
     final LongAdder mergeBytesRead = new LongAdder();
     final LongAdder mergeBytesWritten = new LongAdder();

@@ -8,6 +8,8 @@ import java.util.List;
  * @param entriesWritten       puts and deletes applied ({@code w_i})
  * @param flushes              flushes installed
  * @param bytesFlushed         bytes of SSTables written by flushes
+ * @param bytesFlushedForMemory bytes flushed because memory ran short or a table filled ({@code flush_mem_i})
+ * @param bytesFlushedForLog   bytes flushed to let the log be truncated ({@code flush_log_i})
  * @param merges               merges installed
  * @param mergeBytesRead       bytes of input SSTables of merges
  * @param mergeBytesWritten    bytes of output SSTables of merges ({@code merge_i})
@@ -24,7 +26,8 @@ import java.util.List;
  * @param writeStalls          writes that waited for memory
  * @param writeStallNanos      time writes spent waiting
  */
-public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long merges,
+public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
+                                     long bytesFlushedForLog, long merges,
                                      long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
                                      List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,

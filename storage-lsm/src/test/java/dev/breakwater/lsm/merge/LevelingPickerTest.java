@@ -91,13 +91,47 @@ class LevelingPickerTest {
 
     @Test
     void l1IsAddedWhenTheTreeOutgrowsItsWriteMemory() {
-        // M*T = 1000. One level of 900: fine. One level of 1100: add L1.
+        // M*T = 1000. An L1 of 900: fine. 1100: add an empty L1 on top.
         assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-z:900"), settings).isEmpty());
         MergePicker.LevelChange c = picker.levelChange(Scenario.parse("L0:\nL1: a-z:1100"), settings).orElseThrow();
         assertEquals(1, c.index());
-        // Two levels: L2/T = 1100/10... = 110 < 1000 -> no change until L2 exceeds 10000.
-        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:9000"), settings).isEmpty());
-        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:11000"), settings).isPresent());
+        assertTrue(!c.remove());
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:900\nL2: a-z:20000"), settings).isEmpty());
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1: a-b:1100\nL2: a-z:20000"), settings).isPresent());
+        // Right after adding, the new L1 is empty and the old one (now L2) is large: no retire.
+        assertTrue(picker.levelChange(Scenario.parse("L0:\nL1:\nL2: a-z:1100"), settings).isEmpty());
+    }
+
+    @Test
+    void l1IsRetiredWhenTheWriteMemoryOutgrowsIt() {
+        // M*T = 1000 with M = 100. |L2| = 600: 1000 > 1.5*600 -> retire. |L2| = 700: 1000 < 1050 -> keep.
+        Version keep = Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:700");
+        assertTrue(picker.levelChange(keep, settings).isEmpty());
+        Version busyL1 = Scenario.parse("L0:\nL1: a-b:10\nL2: a-z:600");
+        assertTrue(picker.levelChange(busyL1, settings).isEmpty(), "L1 must be drained first");
+        // With nothing else due, L1 drains into L2 (low priority).
+        MergeTask drain = picker.pick(busyL1, Set.of(), settings).orElseThrow();
+        assertEquals(Set.of(1L, 2L), files(drain));
+        assertEquals(2, drain.outputLevel());
+        // Once empty, L1 is removed.
+        MergePicker.LevelChange c = picker.levelChange(Scenario.parse("L0:\nL1:\nL2: a-z:600"), settings).orElseThrow();
+        assertTrue(c.remove());
+        assertEquals(1, c.index());
+    }
+
+    @Test
+    void whileRetiringL1TheL0MergesGoStraightToL2WithTheOverlappingL1Tables() {
+        // L0 a-c and b-d (2 groups: due). L1 c-e overlaps; L1 x-y does not. L2 a-f overlaps the
+        // range widened by L1 (a-e); L2 p-q does not.
+        Version v = Scenario.parse("""
+                L0: a-c:10 | b-d:10
+                L1: c-e:20 x-y:20
+                L2: a-f:200 p-q:200
+                """);
+        MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
+        assertEquals(2, t.outputLevel());
+        assertEquals(Set.of(1L, 2L, 3L, 5L), files(t));
+        assertTrue(t.reason().contains("retiring L1"), t.reason());
     }
 
     @Test

@@ -1,0 +1,9 @@
+package dev.breakwater.common.config;
+
+/** How write memory is organized across trees (paper 000, sections 4 and 6.2). */
+public enum WriteMemoryScheme {
+    /** One global pool; each tree has one mutable memory component, flushed whole (the B+-dynamic baseline). */
+    DYNAMIC,
+    /** At most D active datasets, each with 1/D of write memory, flushing all its trees together (B+-static). */
+    STATIC
+}

@@ -1,0 +1,237 @@
+package dev.breakwater.lsm.manager;
+
+import dev.breakwater.common.config.FlushPolicyKind;
+import dev.breakwater.common.config.WriteMemoryScheme;
+import dev.breakwater.lsm.memory.WriteMemoryPool;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * The global write-memory manager (paper 000, sections 3–4): one pool of off-heap pages for every
+ * memory component of every tree, no per-tree or per-dataset limit (except under the STATIC
+ * baseline), and a flush policy that decides which tree gives memory back when usage passes the
+ * flush threshold.
+ *
+ * <ul>
+ *   <li><b>MAX_MEMORY</b>: the tree holding the most memory.</li>
+ *   <li><b>MIN_LSN</b>: the tree holding the oldest log LSN in memory.</li>
+ *   <li><b>OPTIMAL</b>: the tree whose share of write memory {@code a_i} most exceeds its share of
+ *       the writes {@code r_i / Σ r_j} measured over one maximum log length (section 4.2: write
+ *       memory proportional to write rate minimizes write cost).</li>
+ *   <li><b>STATIC</b> scheme (B+-static): at most D datasets hold memory; a write to a further
+ *       dataset makes the least recently written one flush everything; a dataset reaching 1/D of
+ *       write memory flushes all its trees together.</li>
+ * </ul>
+ * Log-triggered flushes are not the manager's: they always take the minimum LSN (the engine asks
+ * the trees holding it). Writers that find the pool exhausted wait inside their tree (a counted
+ * stall) until flushes free memory; the pool never exceeds its budget.
+ *
+ * <p>The manager is driven by {@link #tick}, called every few milliseconds by the engine's
+ * monitor thread (and immediately when the pool crosses its threshold).
+ *
+ * <p>Thread safety: {@link #register}, {@link #unregister}, {@link #noteWrite} and {@link #snapshot}
+ * are safe from any thread; {@link #tick} and {@link #resize} are called by one thread at a time.
+ */
+public final class WriteMemoryManager {
+
+    private final WriteMemoryPool pool;
+    private final WriteMemoryOptions options;
+    private final LongSupplier logPosition;
+    private final List<ManagedTree> trees = new CopyOnWriteArrayList<>();
+    private final Map<ManagedTree, String> groupOf = new ConcurrentHashMap<>();
+    private final Map<ManagedTree, Double> averageMemory = new ConcurrentHashMap<>();
+    private final WriteRates rates;
+    /** STATIC: active datasets, least recently written first. Guarded by itself. */
+    private final LinkedHashMap<String, Boolean> activeGroups = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<String, Boolean> activeFast = new ConcurrentHashMap<>();
+    private final UtilizationHistory history = new UtilizationHistory(4096);
+
+    /**
+     * @param logPosition the log's end LSN, the clock write rates are measured against
+     */
+    public WriteMemoryManager(WriteMemoryPool pool, WriteMemoryOptions options, LongSupplier logPosition) {
+        this.pool = pool;
+        this.options = options;
+        this.logPosition = logPosition;
+        this.rates = new WriteRates(options.logWindowBytes());
+    }
+
+    public WriteMemoryOptions options() {
+        return options;
+    }
+
+    /** Adds a tree; {@code group} names its dataset (the STATIC scheme flushes a dataset's trees together). */
+    public void register(ManagedTree tree, String group) {
+        trees.add(tree);
+        groupOf.put(tree, group);
+    }
+
+    public void unregister(ManagedTree tree) {
+        trees.remove(tree);
+        groupOf.remove(tree);
+        averageMemory.remove(tree);
+    }
+
+    /**
+     * Called when a transaction writes to dataset {@code group}. Under STATIC, activates it, making
+     * the least recently written active dataset flush everything if D are already active. Lock-free
+     * when the dataset is already active.
+     */
+    public void noteWrite(String group) {
+        if (options.scheme() != WriteMemoryScheme.STATIC) {
+            return;
+        }
+        String evicted = null;
+        synchronized (activeGroups) {
+            if (activeGroups.put(group, Boolean.TRUE) == null) {
+                activeFast.put(group, Boolean.TRUE);
+                if (activeGroups.size() > options.staticDatasets()) {
+                    evicted = activeGroups.keySet().iterator().next();
+                    activeGroups.remove(evicted);
+                    activeFast.remove(evicted);
+                }
+            }
+        }
+        if (evicted != null) {
+            flushGroup(evicted, FlushCause.MEMORY);
+        }
+    }
+
+    /** One round of the policy: sample rates, update shares, flush if memory is short. */
+    public void tick() {
+        long now = System.nanoTime();
+        rates.sample(logPosition.getAsLong(), trees);
+        for (ManagedTree t : trees) {
+            double avg = averageMemory.getOrDefault(t, (double) t.memoryBytes());
+            avg += 0.01 * (t.memoryBytes() - avg);
+            averageMemory.put(t, avg);
+            t.setWriteMemoryShare(Math.max(options.minShareBytes(), (long) avg));
+        }
+        history.record(now, pool.usedBytes(), pool.capacityBytes());
+        if (options.scheme() == WriteMemoryScheme.STATIC) {
+            long budget = pool.capacityBytes() / options.staticDatasets();
+            Map<String, Long> perGroup = new LinkedHashMap<>();
+            for (ManagedTree t : trees) {
+                perGroup.merge(groupOf.get(t), t.memoryBytes(), Long::sum);
+            }
+            for (var e : perGroup.entrySet()) {
+                if (e.getValue() >= budget * options.flushThreshold()) {
+                    flushGroup(e.getKey(), FlushCause.MEMORY);
+                }
+            }
+        }
+        if (pool.usedBytes() >= options.flushThreshold() * pool.capacityBytes()) {
+            ManagedTree victim = pick();
+            if (victim != null) {
+                victim.requestFlush(FlushCause.MEMORY);
+            }
+        }
+    }
+
+    /** The tree the flush policy picks now, or null if no tree holds memory. */
+    ManagedTree pick() {
+        List<ManagedTree> holding = new ArrayList<>();
+        for (ManagedTree t : trees) {
+            if (t.memoryBytes() > 0) {
+                holding.add(t);
+            }
+        }
+        if (holding.isEmpty()) {
+            return null;
+        }
+        FlushPolicyKind policy = options.scheme() == WriteMemoryScheme.STATIC ? FlushPolicyKind.MAX_MEMORY : options.policy();
+        return switch (policy) {
+            case MAX_MEMORY -> maxBy(holding, t -> (double) t.memoryBytes());
+            case MIN_LSN -> maxBy(holding, t -> -(double) t.oldestMemoryLsn());
+            case OPTIMAL -> pickOptimal(holding);
+        };
+    }
+
+    private ManagedTree pickOptimal(List<ManagedTree> holding) {
+        Map<ManagedTree, Long> r = rates.rates(trees);
+        double totalRate = 0;
+        double totalMemory = 0;
+        for (ManagedTree t : trees) {
+            totalRate += r.get(t);
+            totalMemory += t.memoryBytes();
+        }
+        if (totalRate == 0 || totalMemory == 0) {
+            return maxBy(holding, t -> (double) t.memoryBytes());
+        }
+        double rate = totalRate;
+        double memory = totalMemory;
+        return maxBy(holding, t -> t.memoryBytes() / memory - r.get(t) / rate);
+    }
+
+    private interface Score {
+        double of(ManagedTree t);
+    }
+
+    private static ManagedTree maxBy(List<ManagedTree> candidates, Score score) {
+        ManagedTree best = null;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (ManagedTree t : candidates) {
+            double s = score.of(t);
+            if (s > bestScore) {
+                bestScore = s;
+                best = t;
+            }
+        }
+        return best;
+    }
+
+    private void flushGroup(String group, FlushCause cause) {
+        for (ManagedTree t : trees) {
+            if (group.equals(groupOf.get(t))) {
+                t.requestFlush(cause);
+            }
+        }
+    }
+
+    /**
+     * Changes the write-memory budget while running (the memory tuner calls this). Growing takes
+     * effect at once; shrinking flushes trees, by the flush policy, until usage fits or
+     * {@code maxWaitMillis} passed.
+     *
+     * @return the capacity in effect (whole pages)
+     */
+    public long resize(long capacityBytes, long maxWaitMillis) {
+        long capacity = pool.setCapacity(capacityBytes);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+        while (pool.usedBytes() > capacity && System.nanoTime() < deadline) {
+            ManagedTree victim = pick();
+            if (victim == null) {
+                break;
+            }
+            victim.requestFlush(FlushCause.MEMORY);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+        }
+        return capacity;
+    }
+
+    /** Each tree's share of write memory and of recent writes, and recent pool utilization. */
+    public WriteMemorySnapshot snapshot() {
+        Map<ManagedTree, Long> r = rates.rates(trees);
+        long totalRate = 0;
+        long totalMemory = 0;
+        for (ManagedTree t : trees) {
+            totalRate += r.get(t);
+            totalMemory += t.memoryBytes();
+        }
+        Map<String, WriteMemorySnapshot.TreeShare> shares = new LinkedHashMap<>();
+        for (ManagedTree t : trees) {
+            shares.put(t.name(), new WriteMemorySnapshot.TreeShare(t.memoryBytes(),
+                    totalMemory == 0 ? 0 : (double) t.memoryBytes() / totalMemory,
+                    totalRate == 0 ? 0 : (double) r.get(t) / totalRate, averageMemory.getOrDefault(t, 0.0)));
+        }
+        return new WriteMemorySnapshot(pool.usedBytes(), pool.capacityBytes(), options.scheme(), options.policy(), shares,
+                history.samples());
+    }
+}

@@ -1,0 +1,219 @@
+package dev.breakwater.lsm.tree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breakwater.common.config.FlushPolicyKind;
+import dev.breakwater.common.config.WriteMemoryScheme;
+import dev.breakwater.common.io.MemFileSystem;
+import dev.breakwater.lsm.manager.WriteMemoryManager;
+import dev.breakwater.lsm.manager.WriteMemoryOptions;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The global write-memory manager driving real trees that share one pool. */
+class WriteMemoryManagerTreeTest {
+
+    private static final int TREES = 10;
+
+    /** Trees that never seal on their own: only the manager (or an exhausted pool) makes them flush. */
+    private static LsmTreeOptions unboundedOptions() {
+        return TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(1L << 40);
+    }
+
+    private static List<LsmTree> openTrees(TreeFixture fx, WriteMemoryManager m) throws Exception {
+        List<LsmTree> trees = new ArrayList<>();
+        for (int i = 0; i < TREES; i++) {
+            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources);
+            trees.add(t);
+            m.register(t, "d" + i);
+        }
+        return trees;
+    }
+
+    /** Runs the manager's ticks on a thread every millisecond until {@code stop}. */
+    private static Thread ticker(WriteMemoryManager m, AtomicBoolean stop) {
+        Thread t = new Thread(() -> {
+            while (!stop.get()) {
+                m.tick();
+                LockSupport.parkNanos(1_000_000);
+            }
+        }, "manager-ticker");
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * With whole-component flushes (B+-dynamic) a hot tree's memory is a sawtooth from zero to its
+     * peak, so its time-averaged share trails its write share; 15 points is what this scheme gets.
+     * The partitioned memory component, which flushes partially, is held to 10.
+     */
+    @Test
+    void underOptimalEachTreesShareOfMemoryFollowsItsShareOfWrites() throws Exception {
+        double tolerance = 0.15;
+        AtomicLong logPosition = new AtomicLong();
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 4L << 20)) {
+            WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
+                    FlushPolicyKind.OPTIMAL, 0.9, 8, 2L << 20, 64 * 1024), logPosition::get);
+            List<LsmTree> trees = openTrees(fx, m);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread tick = ticker(m, stop);
+            tick.start();
+            long[] writes = new long[TREES];
+            double[] memoryShareSum = new double[TREES];
+            int samples = 0;
+            SplittableRandom rnd = new SplittableRandom(7);
+            byte[] value = new byte[100];
+            int total = 200_000;
+            for (int op = 0; op < total; op++) {
+                // 80% of writes to 20% of the trees (two of ten), evenly within each group.
+                int tree = rnd.nextInt(10) < 8 ? rnd.nextInt(2) : 2 + rnd.nextInt(TREES - 2);
+                byte[] key = ByteBuffer.allocate(8).putInt(tree).putInt(rnd.nextInt(1 << 20)).array();
+                trees.get(tree).put(key, value, logPosition.addAndGet(120));
+                writes[tree]++;
+                if (op > total / 3 && op % 200 == 0) {
+                    long sum = 0;
+                    for (LsmTree t : trees) {
+                        sum += t.memoryBytes();
+                    }
+                    if (sum > 0) {
+                        for (int i = 0; i < TREES; i++) {
+                            memoryShareSum[i] += (double) trees.get(i).memoryBytes() / sum;
+                        }
+                        samples++;
+                    }
+                }
+            }
+            stop.set(true);
+            tick.join();
+            StringBuilder report = new StringBuilder();
+            for (int i = 0; i < TREES; i++) {
+                double writeShare = (double) writes[i] / total;
+                double memoryShare = memoryShareSum[i] / samples;
+                report.append(String.format("t%d writes %.3f memory %.3f%n", i, writeShare, memoryShare));
+            }
+            for (int i = 0; i < TREES; i++) {
+                double writeShare = (double) writes[i] / total;
+                double memoryShare = memoryShareSum[i] / samples;
+                assertTrue(Math.abs(writeShare - memoryShare) <= tolerance, "tree " + i + " off by more than "
+                        + (int) (tolerance * 100) + " points:\n" + report);
+            }
+            for (LsmTree t : trees) {
+                t.close();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FlushPolicyKind.class)
+    void theBudgetIsNeverExceededAndEveryTreeStaysCorrect(FlushPolicyKind policy) throws Exception {
+        AtomicLong logPosition = new AtomicLong();
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 2L << 20)) {
+            WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
+                    policy, 0.95, 8, 1L << 20, 64 * 1024), logPosition::get);
+            List<LsmTree> trees = openTrees(fx, m);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread tick = ticker(m, stop);
+            tick.start();
+            AtomicLong maxUsed = new AtomicLong();
+            Thread watcher = new Thread(() -> {
+                while (!stop.get()) {
+                    maxUsed.accumulateAndGet(fx.pool.usedBytes(), Math::max);
+                    Thread.onSpinWait();
+                }
+            });
+            watcher.start();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            List<TreeMap<byte[], byte[]>> models = new ArrayList<>();
+            for (int i = 0; i < TREES; i++) {
+                models.add(TreeFixture.newModel());
+            }
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                int writer = w;
+                writers.add(new Thread(() -> {
+                    SplittableRandom rnd = new SplittableRandom(writer);
+                    try {
+                        for (int op = 0; op < 20_000; op++) {
+                            int tree = rnd.nextInt(TREES);
+                            // Each writer owns its keys, so its model needs no ordering with others.
+                            byte[] key = ByteBuffer.allocate(8).putInt(writer).putInt(rnd.nextInt(3000)).array();
+                            byte[] value = new byte[rnd.nextInt(200)];
+                            rnd.nextBytes(value);
+                            trees.get(tree).put(key, value, logPosition.incrementAndGet());
+                            synchronized (models.get(tree)) {
+                                models.get(tree).put(key, value);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            writers.forEach(Thread::start);
+            for (Thread t : writers) {
+                t.join();
+            }
+            stop.set(true);
+            tick.join();
+            watcher.join();
+            assertTrue(failures.isEmpty(), () -> "failures: " + failures);
+            assertTrue(maxUsed.get() <= fx.pool.capacityBytes(), "used " + maxUsed + " > budget " + fx.pool.capacityBytes());
+            for (int i = 0; i < TREES; i++) {
+                assertEquals("equal", TreeFixture.describeDifference(models.get(i), TreeFixture.contents(trees.get(i))), "tree " + i);
+                trees.get(i).close();
+            }
+        }
+    }
+
+    @Test
+    void levelsAreAddedAndRetiredAsTheWriteMemoryShareCrossesTheThresholds() throws Exception {
+        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING);
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), options, 8L << 20);
+             LsmTree tree = fx.open()) {
+            TreeMap<byte[], byte[]> model = TreeFixture.newModel();
+            SplittableRandom rnd = new SplittableRandom(3);
+            for (int i = 0; i < 40_000; i++) {
+                byte[] key = ByteBuffer.allocate(4).putInt(rnd.nextInt(30_000)).array();
+                byte[] value = new byte[60];
+                rnd.nextBytes(value);
+                tree.put(key, value, i);
+                model.put(key, value);
+            }
+            tree.flush();
+            tree.awaitMerges();
+            int levelsSmall = tree.version().levelCount();
+            assertTrue(levelsSmall >= 3, "small write memory gives L0, L1 and L2 at least: " + tree.version());
+            // The tree's write memory grows 50x: L1 becomes redundant and is retired (more than once).
+            tree.setWriteMemoryShare(options.memoryTableBytes() * 50);
+            tree.awaitMerges();
+            int levelsLarge = tree.version().levelCount();
+            assertTrue(levelsLarge < levelsSmall, "levels retired: " + levelsSmall + " -> " + tree.version());
+            assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(tree)));
+            // Back to a small share: levels are added again as data flows in.
+            tree.setWriteMemoryShare(options.memoryTableBytes());
+            for (int i = 0; i < 20_000; i++) {
+                byte[] key = ByteBuffer.allocate(4).putInt(rnd.nextInt(30_000)).array();
+                byte[] value = new byte[60];
+                rnd.nextBytes(value);
+                tree.put(key, value, i);
+                model.put(key, value);
+            }
+            tree.flush();
+            tree.awaitMerges();
+            assertTrue(tree.version().levelCount() > levelsLarge, "levels added: " + levelsLarge + " -> " + tree.version());
+            assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(tree)));
+        }
+    }
+}
