@@ -1,0 +1,161 @@
+package dev.breakwater.lsm.memory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chooses which memory SSTables of a partitioned memory component to flush to disk (paper 000
+ * §4.1.1, §4.1.4): pure functions over the same description of the memory levels as
+ * {@link MemoryMergePicker} ({@code levels.get(i - 1)} is M{@code i}, disjoint tables in key order,
+ * M1 newest) and a set of busy table ids.
+ *
+ * <h2>Why flushes take what they take</h2>
+ * Reads search memory before disk, and a flushed table becomes the newest data on disk. So a flush
+ * may leave <em>newer</em> overlapping tables (in shallower levels) in memory: they keep shadowing the
+ * flushed data, as they should. It must never leave an <em>older</em> overlapping table (in a deeper
+ * level) behind: that table would shadow the newer, flushed versions of its keys, and when flushed
+ * later it would land on disk as newer than them. Hence:
+ * <ul>
+ *   <li>memory-triggered flushes take tables from the deepest non-empty level only (normally the
+ *       last level Mk; a shallower one only while every deeper level is empty);</li>
+ *   <li>a log-triggered flush takes the table with the minimum log LSN plus every table of a deeper
+ *       level that overlaps it, transitively (the overlaps of those in still deeper levels, and so
+ *       on). Newer overlapping tables above it stay in memory. Paper 000 says the overlapping tables
+ *       "at higher levels" go too; only the deeper (older) ones are needed for correctness, and those
+ *       are the ones taken here;</li>
+ *   <li>a full flush takes everything.</li>
+ * </ul>
+ * A pick whose tables include a busy one returns empty: the caller retries when the merge installs.
+ * The active component M0 is not described here: the caller seals it first if it holds the oldest
+ * log LSN.
+ *
+ * <p>Thread safety: stateless; safe.
+ */
+public final class FlushPicker {
+
+    private FlushPicker() {
+    }
+
+    /**
+     * Memory-triggered (partial) flush: in the deepest non-empty level, the first table that is not
+     * busy and whose smallest key is greater than {@code lastFlushedLargest} (the largest key of the
+     * previous round-robin pick; null starts from the beginning), wrapping around to the first
+     * non-busy table of the level. The caller remembers the picked table's largest key as the next
+     * position.
+     */
+    public static Optional<MemoryFlushTask> pickMemoryTriggered(List<List<MemorySSTableMeta>> levels, byte[] lastFlushedLargest,
+                                                                Set<Long> busy) {
+        int level = deepestNonEmpty(levels);
+        if (level == 0) {
+            return Optional.empty();
+        }
+        List<MemorySSTableMeta> tables = levels.get(level - 1);
+        MemorySSTableMeta first = null;
+        for (MemorySSTableMeta t : tables) {
+            if (busy.contains(t.id())) {
+                continue;
+            }
+            if (first == null) {
+                first = t;
+            }
+            if (lastFlushedLargest == null || Arrays.compareUnsigned(t.smallest(), lastFlushedLargest) > 0) {
+                return Optional.of(task(MemoryFlushTask.Kind.MEMORY_TRIGGERED, level, t, "round-robin"));
+            }
+        }
+        return first == null ? Optional.empty()
+                : Optional.of(task(MemoryFlushTask.Kind.MEMORY_TRIGGERED, level, first, "round-robin, wrapped"));
+    }
+
+    /**
+     * Log-triggered (partial) flush: the table with the minimum {@code minLogLsn} over all levels (on
+     * ties the deeper level, then the smaller key), plus, transitively, every deeper table that
+     * overlaps a table taken. Empty if there is no table or a table to take is busy.
+     */
+    public static Optional<MemoryFlushTask> pickLogTriggered(List<List<MemorySSTableMeta>> levels, Set<Long> busy) {
+        MemorySSTableMeta oldest = null;
+        int oldestLevel = 0;
+        for (int level = 1; level <= levels.size(); level++) {
+            for (MemorySSTableMeta t : levels.get(level - 1)) {
+                if (oldest == null || t.minLogLsn() < oldest.minLogLsn() || (t.minLogLsn() == oldest.minLogLsn() && level > oldestLevel)) {
+                    oldest = t;
+                    oldestLevel = level;
+                }
+            }
+        }
+        if (oldest == null) {
+            return Optional.empty();
+        }
+        List<MemoryFlushTask.Input> inputs = new ArrayList<>();
+        List<MemorySSTableMeta> taken = new ArrayList<>(List.of(oldest));
+        inputs.add(new MemoryFlushTask.Input(oldestLevel, taken));
+        for (int level = oldestLevel + 1; level <= levels.size(); level++) {
+            List<MemorySSTableMeta> here = new ArrayList<>();
+            for (MemorySSTableMeta t : levels.get(level - 1)) {
+                if (overlapsAny(t, taken)) {
+                    here.add(t);
+                }
+            }
+            if (!here.isEmpty()) {
+                inputs.add(new MemoryFlushTask.Input(level, here));
+                taken.addAll(here);
+            }
+        }
+        if (MemoryMergePicker.anyBusy(taken, busy)) {
+            return Optional.empty();
+        }
+        return Optional.of(new MemoryFlushTask(MemoryFlushTask.Kind.LOG_TRIGGERED, inputs, String.format(
+                "M%d table #%d holds the oldest log LSN %d; with %d older overlapping tables", oldestLevel, oldest.id(),
+                oldest.minLogLsn(), taken.size() - 1)));
+    }
+
+    /** Full flush: every table of every level. Empty if there is none or one is busy. */
+    public static Optional<MemoryFlushTask> pickFull(List<List<MemorySSTableMeta>> levels, Set<Long> busy) {
+        List<MemoryFlushTask.Input> inputs = new ArrayList<>();
+        for (int level = 1; level <= levels.size(); level++) {
+            List<MemorySSTableMeta> tables = levels.get(level - 1);
+            if (MemoryMergePicker.anyBusy(tables, busy)) {
+                return Optional.empty();
+            }
+            if (!tables.isEmpty()) {
+                inputs.add(new MemoryFlushTask.Input(level, tables));
+            }
+        }
+        return inputs.isEmpty() ? Optional.empty()
+                : Optional.of(new MemoryFlushTask(MemoryFlushTask.Kind.FULL, inputs, "full flush of " + inputs.size() + " memory levels"));
+    }
+
+    /**
+     * The β rule of paper 000 §4.1.4 for a log-triggered flush: full if the write memory partially
+     * flushed within the last log window is less than {@code beta} (default 0.5) of the write memory,
+     * else partial.
+     */
+    public static boolean preferFullFlush(long partiallyFlushedBytesInWindow, long writeMemoryBytes, double beta) {
+        return partiallyFlushedBytesInWindow < beta * writeMemoryBytes;
+    }
+
+    private static int deepestNonEmpty(List<List<MemorySSTableMeta>> levels) {
+        for (int level = levels.size(); level >= 1; level--) {
+            if (!levels.get(level - 1).isEmpty()) {
+                return level;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean overlapsAny(MemorySSTableMeta t, List<MemorySSTableMeta> tables) {
+        for (MemorySSTableMeta u : tables) {
+            if (t.overlaps(u)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static MemoryFlushTask task(MemoryFlushTask.Kind kind, int level, MemorySSTableMeta t, String how) {
+        return new MemoryFlushTask(kind, List.of(new MemoryFlushTask.Input(level, List.of(t))),
+                String.format("M%d table #%d, %s", level, t.id(), how));
+    }
+}

@@ -1,0 +1,126 @@
+package dev.breakwater.lsm.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Memory merge scenarios: M0 = 10 bytes, T = 10, so M1 targets 100 and M2 1000. */
+class MemoryMergePickerTest {
+
+    private final MemoryMergeSettings settings = new MemoryMergeSettings(10, 10);
+
+    private static List<Long> ids(List<MemorySSTableMeta> tables) {
+        return tables.stream().map(MemorySSTableMeta::id).toList();
+    }
+
+    private Optional<MemoryMergeTask> pick(String scenario, Set<Long> busy) {
+        return MemoryMergePicker.pick(MemoryScenario.parse(scenario), busy, settings);
+    }
+
+    @Test
+    void targetsGrowByTheSizeRatioFromM0() {
+        assertEquals(100, settings.target(1));
+        assertEquals(1000, settings.target(2));
+        assertEquals(10L << 20, (long) MemoryMergeSettings.withBase(1L << 20).target(1));
+    }
+
+    @Test
+    void nothingIsDueBelowTheTargets() {
+        assertTrue(pick("""
+                M1: a-c:50 m-p:49
+                M2: a-z:5000
+                """, Set.of()).isEmpty(), "M1 holds 99 of 100");
+    }
+
+    @Test
+    void theLastLevelIsUnboundedSoASingleLevelNeverMerges() {
+        assertTrue(pick("M1: a-c:5000 d-f:5000", Set.of()).isEmpty());
+        assertTrue(pick("""
+                M1: a-c:10
+                M2: a-z:100000
+                """, Set.of()).isEmpty());
+    }
+
+    @Test
+    void anOverfullLevelMergesTheTableWithTheSmallestOverlapRatio() {
+        // M1 holds 150 > 100. a-c overlaps 500 bytes of M2 (ratio 10), m-p 10 (0.2), x-z 100 (2).
+        String s = """
+                M1: a-c:50 m-p:50 x-z:50
+                M2: a-b:300 c-d:200 n-o:10 y-z:100
+                """;
+        MemoryMergeTask t = pick(s, Set.of()).orElseThrow();
+        assertEquals(2, t.outputLevel());
+        assertEquals(1, t.inputLevel());
+        assertEquals(List.of(2L), ids(t.upper()));
+        assertEquals(List.of(6L), ids(t.lower()));
+        assertEquals(0.2, t.overlapRatio(), 1e-9);
+        assertEquals(1.5, t.score(), 1e-9);
+        assertEquals(List.of(2L, 6L), ids(t.allTables()), "newest first");
+        assertEquals(60, t.inputBytes());
+    }
+
+    @Test
+    void busyTablesAndTablesOverlappingBusyOnesAreSkipped() {
+        String s = """
+                M1: a-c:50 m-p:50 x-z:50
+                M2: a-b:300 c-d:200 n-o:10 y-z:100
+                """;
+        assertEquals(List.of(3L), ids(pick(s, Set.of(2L)).orElseThrow().upper()), "m-p busy: x-z is next best");
+        assertEquals(List.of(3L), ids(pick(s, Set.of(6L)).orElseThrow().upper()), "m-p's overlap n-o busy");
+        assertEquals(List.of(1L), ids(pick(s, Set.of(2L, 7L)).orElseThrow().upper()), "only a-c is left");
+        assertTrue(pick(s, Set.of(1L, 2L, 3L)).isEmpty(), "every M1 table busy");
+    }
+
+    @Test
+    void aTableOverlappingNothingMovesDownAloneAndTiesGoToTheSmallerKey() {
+        MemoryMergeTask t = pick("""
+                M1: c-d:60 g-h:60
+                M2: a-b:30 x-y:30
+                """, Set.of()).orElseThrow();
+        assertEquals(List.of(1L), ids(t.upper()));
+        assertTrue(t.lower().isEmpty());
+        assertEquals(0.0, t.overlapRatio());
+    }
+
+    @Test
+    void theMostOverdueLevelGoesFirst() {
+        // M1: 120/100 = 1.2; M2: 3000/1000 = 3.0, so M2 -> M3 first. In M2, a-m overlaps a-f and g-m
+        // (200 B, ratio 0.13); n-r overlaps n-z (20000 B, ratio 13.3).
+        String s = """
+                M1: a-c:60 x-y:60
+                M2: a-m:1500 n-r:1500
+                M3: a-f:100 g-m:100 n-z:20000
+                """;
+        MemoryMergeTask t = pick(s, Set.of()).orElseThrow();
+        assertEquals(3, t.outputLevel());
+        assertEquals(List.of(3L), ids(t.upper()));
+        assertEquals(List.of(5L, 6L), ids(t.lower()));
+        // With M2's tables busy, the less overdue M1 still merges: a-c overlaps busy a-m, x-y nothing.
+        MemoryMergeTask u = pick(s, Set.of(3L, 4L)).orElseThrow();
+        assertEquals(2, u.outputLevel());
+        assertEquals(List.of(2L), ids(u.upper()));
+        assertTrue(u.lower().isEmpty());
+    }
+
+    @Test
+    void sealingM0TakesTheOverlappingM1Tables() {
+        var levels = MemoryScenario.parse("""
+                M1: a-b:10 d-f:20 h-k:30 x-z:40
+                M2: a-z:1000
+                """);
+        MemoryMergeTask t = MemoryMergePicker.pickSeal(25, MemoryScenario.bytes("c"), MemoryScenario.bytes("i"), levels, Set.of())
+                .orElseThrow();
+        assertEquals(1, t.outputLevel());
+        assertEquals(0, t.inputLevel());
+        assertTrue(t.upper().isEmpty());
+        assertEquals(List.of(2L, 3L), ids(t.lower()));
+        assertEquals(2.0, t.overlapRatio(), 1e-9);
+        assertTrue(MemoryMergePicker.pickSeal(25, MemoryScenario.bytes("c"), MemoryScenario.bytes("i"), levels, Set.of(3L)).isEmpty());
+        assertTrue(MemoryMergePicker.pickSeal(25, MemoryScenario.bytes("l"), MemoryScenario.bytes("m"), levels, Set.of(3L))
+                .orElseThrow().lower().isEmpty(), "no overlap: M0 becomes new M1 tables");
+    }
+}
