@@ -80,6 +80,19 @@ class StorageEngineApiTest {
     }
 
     @Test
+    void flushAndAwaitMergesEmptiesWriteMemoryAndKeepsData() {
+        Dataset c = engine.createDataset(EngineFixture.customers());
+        for (int id = 1; id <= 2_000; id++) {
+            c.insert(EngineFixture.customer(1, id % 3, id, "NAME" + (id % 5), id));
+        }
+        engine.flushAndAwaitMerges();
+        EngineStatistics s = engine.statistics();
+        assertEquals(0, s.trees().values().stream().mapToLong(t -> t.memoryBytes()).sum());
+        assertTrue(s.trees().values().stream().mapToLong(t -> t.bytesFlushed()).sum() > 0);
+        assertEquals(2_000L, c.get(Key.of(1, 2_000 % 3, 2_000)).getLong(4));
+    }
+
+    @Test
     void allFieldTypesAndNullsRoundTrip() {
         Dataset d = engine.createDataset(DatasetSpec.builder("typed")
                 .field("k", STRING).nullableField("f", FLOAT64).nullableField("b", BYTES).nullableField("i", INT32)

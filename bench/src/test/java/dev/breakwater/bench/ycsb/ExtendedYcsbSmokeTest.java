@@ -1,0 +1,63 @@
+package dev.breakwater.bench.ycsb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** A few seconds of the extended driver on tiny data: every operation succeeds and the counts add up. */
+class ExtendedYcsbSmokeTest {
+
+    @TempDir
+    Path tmp;
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> run(String workload, int operations) throws Exception {
+        ExtendedYcsb cmd = new ExtendedYcsb();
+        Path out = tmp.resolve(workload + ".json");
+        int code = new CommandLine(cmd).execute("--dir", tmp.resolve("data").toString(), "--workload", workload,
+                "--datasets", "3", "--records", "1000", "--secondary-indexes", "2", "--hotspot", "80/20",
+                "--threads", "2", "--operations", Integer.toString(operations), "--warmup", "0.2",
+                "--total-memory", "32m", "--write-memory", "8m", "--no-direct-io", "--quiet", "--out", out.toString());
+        assertEquals(0, code);
+        assertTrue(Files.size(out) > 0);
+        Map<String, Object> result = cmd.lastResult;
+        assertEquals(3000L, ((Number) ((Map<String, Object>) result.get("load")).get("records")).longValue());
+        Map<String, Object> runPhase = (Map<String, Object>) result.get("run");
+        assertEquals((long) operations, ((Number) runPhase.get("operations")).longValue());
+        long ok = 0;
+        for (var e : ((Map<String, Map<String, Object>>) runPhase.get("ops")).entrySet()) {
+            Map<String, Object> op = e.getValue();
+            assertEquals(0L, ((Number) op.get("failed")).longValue(), e.getKey() + " failed");
+            assertEquals(0L, ((Number) op.get("notFound")).longValue(), e.getKey() + " not found");
+            long count = ((Number) op.get("ok")).longValue();
+            assertEquals(count, ((Number) ((Map<String, Object>) op.get("latencyMicros")).get("count")).longValue());
+            ok += count;
+        }
+        assertEquals(operations, ok);
+        return result;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void writeHeavyWithSecondaryIndexes() throws Exception {
+        Map<String, Object> r = run("WRITE_HEAVY", 2000);
+        Map<String, Object> ops = (Map<String, Object>) ((Map<String, Object>) r.get("run")).get("ops");
+        assertTrue(ops.containsKey("READ") && ops.containsKey("UPDATE"));
+        Map<String, Object> engine = (Map<String, Object>) ((Map<String, Object>) r.get("run")).get("engine");
+        assertTrue(((Number) engine.get("bytesIngested")).longValue() > 0);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void workloadEScansAndInserts() throws Exception {
+        Map<String, Object> r = run("E", 300);
+        Map<String, Object> runPhase = (Map<String, Object>) r.get("run");
+        assertTrue(((Number) runPhase.get("scannedRecords")).longValue() > 0);
+    }
+}
