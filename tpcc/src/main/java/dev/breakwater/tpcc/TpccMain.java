@@ -105,32 +105,12 @@ public final class TpccMain implements Callable<Integer> {
         if (fresh) {
             deleteRecursively(data);
         }
+        Integer setupError = prepare(config);
+        if (setupError != null) {
+            return setupError;
+        }
         try (StorageEngine engine = StorageEngine.open(data, config)) {
-            Tables tables;
-            boolean existed = Tables.exist(engine);
-            if (existed) {
-                tables = Tables.open(engine);
-                MetaStore meta = new MetaStore(tables);
-                if (!meta.isLoaded()) {
-                    stderr.println("error: " + data + " holds an incomplete load; run again with --fresh");
-                    return 2;
-                }
-                int loaded = (int) meta.get(MetaStore.WAREHOUSES, 0);
-                if (loaded != warehouses) {
-                    stderr.println("error: " + data + " holds " + loaded + " warehouse(s), not " + warehouses
-                            + "; pass --warehouses " + loaded + " or --fresh");
-                    return 2;
-                }
-                LOG.info("reusing the TPC-C database in {} ({} warehouse(s))", data, loaded);
-            } else if (noLoad || checkOnly) {
-                stderr.println("error: " + data + " holds no TPC-C database; run without --no-load/--check-only to load one");
-                return 2;
-            } else {
-                LOG.info("loading {} warehouse(s) into {} with {} thread(s)", warehouses, data, loadThreads);
-                long t0 = System.nanoTime();
-                tables = new Loader(engine, warehouses, loadThreads, runSeed, stderr).load();
-                LOG.info("loaded in {} s", String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
-            }
+            Tables tables = Tables.open(engine);
             MetaStore meta = new MetaStore(tables);
             if (loadOnly || checkOnly) {
                 List<CheckResult> checks = new ConsistencyChecker(tables, warehouses).check(meta.get(MetaStore.RAN, 0) == 0);
@@ -158,6 +138,43 @@ public final class TpccMain implements Callable<Integer> {
             Reports.printChecks(stdout, checks);
             stdout.println("Result: " + out + " and " + png);
             return result.consistent() ? 0 : 1;
+        }
+    }
+
+    /**
+     * Checks the data directory and loads it if needed. The load runs on an engine with ASYNC
+     * durability (no fsync per batch) that is closed cleanly before the run reopens the directory
+     * with the run's configuration: a clean close makes every loaded row durable, and the metadata
+     * marks the load complete only at its end. Returns an exit code on a set-up error, else null.
+     */
+    private Integer prepare(StorageConfig config) throws InterruptedException {
+        StorageConfig loadConfig = config.toBuilder()
+                .set(dev.breakwater.common.config.ConfigOptions.DURABILITY, Durability.ASYNC).build();
+        try (StorageEngine engine = StorageEngine.open(data, loadConfig)) {
+            if (Tables.exist(engine)) {
+                MetaStore meta = new MetaStore(Tables.open(engine));
+                if (!meta.isLoaded()) {
+                    stderr.println("error: " + data + " holds an incomplete load; run again with --fresh");
+                    return 2;
+                }
+                int loaded = (int) meta.get(MetaStore.WAREHOUSES, 0);
+                if (loaded != warehouses) {
+                    stderr.println("error: " + data + " holds " + loaded + " warehouse(s), not " + warehouses
+                            + "; pass --warehouses " + loaded + " or --fresh");
+                    return 2;
+                }
+                LOG.info("reusing the TPC-C database in {} ({} warehouse(s))", data, loaded);
+                return null;
+            }
+            if (noLoad || checkOnly) {
+                stderr.println("error: " + data + " holds no TPC-C database; run without --no-load/--check-only to load one");
+                return 2;
+            }
+            LOG.info("loading {} warehouse(s) into {} with {} thread(s)", warehouses, data, loadThreads);
+            long t0 = System.nanoTime();
+            new Loader(engine, warehouses, loadThreads, seed != null ? seed : System.nanoTime(), stderr).load();
+            LOG.info("loaded in {} s", String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
+            return null;
         }
     }
 
