@@ -108,9 +108,17 @@ final class EngineMonitor implements Runnable {
             }
         }
         long keepFrom = Math.min(oldest, engine.log.endLsn());
-        engine.log.truncateBefore(keepFrom);
-        // 4. checkpoint
         long now = System.nanoTime();
+        if (engine.log.wouldTruncate(keepFrom)) {
+            // Recovery starts no lower than the checkpoint's logStartLsn: record it durably before
+            // deleting the segments below it, or a tree idle since an older durable LSN would make
+            // recovery ask for a deleted segment.
+            writeCheckpoint(keepFrom);
+            lastCheckpoint = now;
+            lastCheckpointLsn = keepFrom;
+            engine.log.truncateBefore(keepFrom);
+        }
+        // 4. checkpoint
         if (keepFrom != lastCheckpointLsn && now - lastCheckpoint > CHECKPOINT_NANOS) {
             writeCheckpoint(keepFrom);
             lastCheckpoint = now;
@@ -135,5 +143,23 @@ final class EngineMonitor implements Runnable {
             f.sync();
         }
         engine.fs.rename(tmp, engine.dir.resolve(CHECKPOINT));
+        engine.fs.syncDirectory(engine.dir);
+    }
+
+    /**
+     * The log start recorded by the last checkpoint, or 0 if there is none. Every record below it
+     * was durable in every tree it touched when the checkpoint was written, so replay may start there.
+     */
+    static long recordedLogStart(StorageEngine engine) throws IOException {
+        var file = engine.dir.resolve(CHECKPOINT);
+        if (!engine.fs.exists(file)) {
+            return 0;
+        }
+        try (StorageFile f = engine.fs.open(file, OpenOption.READ)) {
+            ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(f.size()));
+            f.read(0, buf);
+            var node = new ObjectMapper().readTree(java.util.Arrays.copyOf(buf.array(), buf.position()));
+            return node.path("logStartLsn").asLong(0);
+        }
     }
 }

@@ -33,6 +33,8 @@ final class Recovery {
         if (from == Long.MAX_VALUE) {
             from = 0;
         }
+        // A tree idle since an old durable LSN needs none of the records the monitor truncated.
+        from = Math.max(from, EngineMonitor.recordedLogStart(engine));
         long start = System.nanoTime();
         long[] applied = {0};
         LogOptions options = LogOptions.fromConfig(engine.config);

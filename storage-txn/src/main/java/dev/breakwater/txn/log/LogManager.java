@@ -460,6 +460,11 @@ public final class LogManager implements Closeable {
      *
      * @return the number of segments deleted
      */
+    /** True if {@link #truncateBefore} with this {@code lsn} would delete a segment. */
+    public boolean wouldTruncate(long lsn) {
+        return segments.anyBefore(lsn);
+    }
+
     public int truncateBefore(long lsn) throws IOException {
         long[] doomed = segments.removeBefore(lsn);
         for (long firstLsn : doomed) {

@@ -45,6 +45,16 @@ final class SegmentList {
         return firstLsns.size();
     }
 
+    /** True if {@link #removeBefore} with this {@code lsn} would remove a segment. */
+    synchronized boolean anyBefore(long lsn) {
+        if (firstLsns.size() < 2) {
+            return false;
+        }
+        var it = firstLsns.iterator();
+        it.next();
+        return it.next() <= lsn;
+    }
+
     /**
      * Removes and returns the segments all of whose records lie below {@code lsn}: those whose
      * successor starts at or below {@code lsn}. The active segment stays.

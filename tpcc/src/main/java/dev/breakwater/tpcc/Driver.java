@@ -1,0 +1,117 @@
+package dev.breakwater.tpcc;
+
+import dev.breakwater.txn.EngineStatistics;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the terminals against a loaded database: terminal {@code i} has home warehouse
+ * {@code i mod W + 1} and home district {@code (i / W) mod 10 + 1}; the first {@code warmup} is not
+ * measured; once a second it samples throughput and memory sizes, switches the mix when asked, and
+ * prints a progress line. Returns after every terminal has stopped.
+ *
+ * <p>Thread safety: {@link #run} is called once, from one thread; terminals run on their own.
+ */
+public final class Driver {
+
+    private final Tables tables;
+    private final RunOptions options;
+    private final int cLastLoad;
+    private final PrintStream progress;
+    private volatile Mix currentMix;
+
+    public Driver(Tables tables, RunOptions options, int cLastLoad, PrintStream progress) {
+        this.tables = tables;
+        this.options = options;
+        this.cLastLoad = cLastLoad;
+        this.progress = progress;
+        this.currentMix = options.mix();
+    }
+
+    DriverResult run() throws InterruptedException {
+        SplittableRandom seeds = new SplittableRandom(options.seed());
+        NurandConstants run = NurandConstants.forRun(cLastLoad, seeds);
+        RunMetrics metrics = new RunMetrics();
+        long start = System.nanoTime();
+        long warmupNanos = options.warmup().toNanos();
+        long endNanos = start + warmupNanos + options.duration().toNanos();
+        metrics.measureFromNanos = start + warmupNanos;
+        metrics.measureToNanos = endNanos;
+        List<Terminal> terminals = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < options.terminals(); i++) {
+            int w = i % options.warehouses() + 1;
+            int d = (i / options.warehouses()) % Schema.DISTRICTS + 1;
+            Terminal t = new Terminal(tables, w, d, options.warehouses(), new TpccRandom(seeds.nextLong(), run),
+                    () -> currentMix, options.thinkTimes(), metrics);
+            terminals.add(t);
+            Thread th = new Thread(t, "terminal-" + (i + 1));
+            th.setDaemon(true);
+            threads.add(th);
+        }
+        threads.forEach(Thread::start);
+
+        List<Sample> samples = new ArrayList<>();
+        EngineStatistics before = warmupNanos == 0 ? tables.engine().statistics() : null;
+        long lastCommitted = 0;
+        long lastNewOrders = 0;
+        boolean switched = false;
+        for (int second = 1; ; second++) {
+            long wake = start + TimeUnit.SECONDS.toNanos(second);
+            long now = System.nanoTime();
+            if (wake > endNanos) {
+                if (endNanos > now) {
+                    TimeUnit.NANOSECONDS.sleep(endNanos - now);
+                }
+                break;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, wake - now));
+            if (before == null && System.nanoTime() >= metrics.measureFromNanos) {
+                before = tables.engine().statistics();
+            }
+            if (!switched && options.mixSwitchAt() != null && TimeUnit.SECONDS.toNanos(second) >= options.mixSwitchAt().toNanos()) {
+                currentMix = options.mixAfter();
+                switched = true;
+                progress.printf(Locale.ROOT, "%nswitching mix to %s at %ds%n", currentMix.label(), second);
+            }
+            EngineStatistics s = tables.engine().statistics();
+            long committed = metrics.totalCommitted();
+            long newOrders = metrics.of(TxType.NEW_ORDER).totalCommitted.sum();
+            boolean measuring = System.nanoTime() >= metrics.measureFromNanos;
+            samples.add(new Sample(second, measuring, currentMix.label(), committed - lastCommitted,
+                    (newOrders - lastNewOrders) * 60.0, s.writeMemoryUsed(), s.writeMemoryCapacity(),
+                    s.bufferCache().capacityBytes()));
+            lastCommitted = committed;
+            lastNewOrders = newOrders;
+            printProgress(metrics, second);
+        }
+        EngineStatistics after = tables.engine().statistics();
+        if (before == null) {
+            before = after;
+        }
+        terminals.forEach(Terminal::stop);
+        for (Thread th : threads) {
+            th.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        progress.println();
+        double measured = options.duration().toNanos() / 1e9;
+        return new DriverResult(metrics, samples, measured, before, after);
+    }
+
+    private void printProgress(RunMetrics m, int second) {
+        long total = TimeUnit.NANOSECONDS.toSeconds(m.measureToNanos - (m.measureFromNanos - options.warmup().toNanos()));
+        long now = System.nanoTime();
+        boolean measuring = now >= m.measureFromNanos;
+        double measuredMinutes = Math.max(1e-9, (now - m.measureFromNanos) / 60e9);
+        double tpmC = measuring ? m.of(TxType.NEW_ORDER).committed.sum() / measuredMinutes : 0;
+        double txps = measuring ? m.measuredCommitted() / (measuredMinutes * 60) : 0;
+        progress.printf(Locale.ROOT, "\r[%4ds/%ds %-7s] tpmC %,9.0f  tx/s %,8.1f  rollbacks %,d  retries %,d  failures %,d  ETA %s   ",
+                second, total, measuring ? "measure" : "warm-up", tpmC, txps, m.measuredRollbacks(), m.measuredRetries(),
+                m.measuredFailures(), ProgressBar.formatSeconds(Math.max(0, total - second)));
+        progress.flush();
+    }
+}

@@ -1,0 +1,12 @@
+package dev.breakwater.tpcc;
+
+import dev.breakwater.txn.EngineStatistics;
+import java.util.List;
+
+/**
+ * What a driver run measured: the metrics, the time series, and engine statistics at the start and
+ * end of the measurement window.
+ */
+record DriverResult(RunMetrics metrics, List<Sample> samples, double measuredSeconds, EngineStatistics before,
+                    EngineStatistics after) {
+}

@@ -1,0 +1,83 @@
+package dev.breakwater.tpcc;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.txn.EngineStatistics;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns a driver run into a {@link RunResult}, prints the summary and consistency tables, and
+ * writes the JSON.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class Reports {
+
+    private Reports() {
+    }
+
+    static RunResult result(List<String> command, Map<String, Object> engineConfig, RunOptions o, DriverResult r,
+                            List<CheckResult> checks) {
+        RunMetrics m = r.metrics();
+        double seconds = r.measuredSeconds();
+        List<TypeResult> types = new ArrayList<>();
+        for (TxType t : TxType.values()) {
+            types.add(TypeResult.of(t, m.of(t), seconds));
+        }
+        EngineStatistics before = r.before();
+        EngineStatistics after = r.after();
+        IoStatisticsSnapshot io = after.io().minus(before.io());
+        long committed = Math.max(1, m.measuredCommitted());
+        Map<String, Map<String, Long>> byPurpose = new LinkedHashMap<>();
+        for (IoPurpose p : IoPurpose.values()) {
+            byPurpose.put(p.name().toLowerCase(Locale.ROOT), Map.of("bytesRead", io.bytesRead(p), "bytesWritten", io.bytesWritten(p)));
+        }
+        boolean consistent = checks.stream().allMatch(CheckResult::ok);
+        return new RunResult(command, engineConfig, o.warehouses(), o.terminals(), o.warmup().toNanos() / 1e9, seconds,
+                o.mix().label(), o.mixAfter() == null ? null : o.mixAfter().label(),
+                o.mixSwitchAt() == null ? null : o.mixSwitchAt().toNanos() / 1e9, o.thinkTimes(),
+                m.of(TxType.NEW_ORDER).committed.sum() / (seconds / 60), m.measuredCommitted() / seconds, types,
+                m.measuredRollbacks(), m.measuredRetries(), m.measuredFailures(),
+                after.locks().deadlocks() - before.locks().deadlocks(), after.locks().waits() - before.locks().waits(),
+                io.totalBytesRead() / 1024.0 / committed, io.totalBytesWritten() / 1024.0 / committed, byPurpose,
+                r.samples(), checks, consistent);
+    }
+
+    static void printChecks(PrintStream out, List<CheckResult> checks) {
+        out.println("Consistency conditions (clause 3.3.2):");
+        for (CheckResult c : checks) {
+            String status = !c.applicable() ? "n/a " : c.passed() ? "PASS" : "FAIL";
+            out.printf(Locale.ROOT, "  %2d %s  %-52s %s%n", c.condition(), status, c.description(),
+                    !c.applicable() ? "(" + c.detail() + ")" : c.passed() ? "(" + c.checked() + " checked)"
+                            : c.violations() + " of " + c.checked() + " violated: " + c.detail());
+        }
+    }
+
+    static void printSummary(PrintStream out, RunResult r) {
+        out.printf(Locale.ROOT, "%nTPC-C: %d warehouse(s), %d terminal(s), %.0f s measured after %.0f s warm-up, mix %s%s%n",
+                r.warehouses(), r.terminals(), r.measuredSeconds(), r.warmupSeconds(), r.mix(),
+                r.mixAfter() == null ? "" : " -> " + r.mixAfter() + " at " + r.mixSwitchAtSeconds() + " s");
+        out.printf(Locale.ROOT, "  tpmC %,.0f   tx/s %,.1f   rollbacks %,d   retries %,d   failures %,d   deadlocks %,d%n",
+                r.tpmC(), r.txPerSecond(), r.rollbacks(), r.retries(), r.failures(), r.deadlocks());
+        out.printf(Locale.ROOT, "  KB read/tx %.2f   KB written/tx %.2f%n", r.kbReadPerTx(), r.kbWrittenPerTx());
+        out.printf(Locale.ROOT, "  %-12s %9s %8s %7s %7s %9s %9s %9s %9s %9s%n", "type", "committed", "tx/s", "rollbk", "retries",
+                "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms");
+        for (TypeResult t : r.transactions()) {
+            out.printf(Locale.ROOT, "  %-12s %,9d %8.1f %7d %7d %9.2f %9.2f %9.2f %9.2f %9.2f%n", t.type(), t.committed(),
+                    t.perSecond(), t.rollbacks(), t.retries(), t.p50Ms(), t.p90Ms(), t.p99Ms(), t.p999Ms(), t.maxMs());
+        }
+    }
+
+    static void writeJson(Path file, Object value) throws IOException {
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), value);
+    }
+}

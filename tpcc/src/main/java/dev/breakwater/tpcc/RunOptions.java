@@ -1,0 +1,21 @@
+package dev.breakwater.tpcc;
+
+import java.time.Duration;
+
+/**
+ * What the driver runs: terminals over warehouses, the measured duration after a warm-up, the mix
+ * (optionally switched to {@code mixAfter} at {@code mixSwitchAt} from the start of the run, warm-up
+ * included), keying/think times on or off, and the seed of the terminals' random generators.
+ */
+public record RunOptions(int warehouses, int terminals, Duration duration, Duration warmup, Mix mix,
+                         Duration mixSwitchAt, Mix mixAfter, boolean thinkTimes, long seed) {
+
+    public RunOptions {
+        if (warehouses < 1 || terminals < 1) {
+            throw new IllegalArgumentException("need at least one warehouse and one terminal");
+        }
+        if (mixSwitchAt != null && mixAfter == null) {
+            throw new IllegalArgumentException("a mix switch needs the mix to switch to");
+        }
+    }
+}

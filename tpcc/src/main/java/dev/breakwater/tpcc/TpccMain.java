@@ -1,0 +1,191 @@
+package dev.breakwater.tpcc;
+
+import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.Sizes;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.txn.StorageEngine;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line: loads (or reuses) a TPC-C database, runs the terminals, checks consistency and
+ * reports. Exit code 0 on success, 1 if a consistency condition fails, 2 on a usage or set-up error.
+ *
+ * <p>Thread safety: one run per instance.
+ */
+@Command(name = "tpcc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "TPC-C on Breakwater: load, run the five transactions, check consistency, report.")
+public final class TpccMain implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TpccMain.class);
+
+    @Option(names = "--warehouses", description = "Warehouses (W). Default: ${DEFAULT-VALUE}.")
+    int warehouses = 2;
+    @Option(names = "--terminals", description = "Terminals (threads). Default: 2 per warehouse.")
+    Integer terminals;
+    @Option(names = "--duration", description = "Measured time, after the warm-up. Default: ${DEFAULT-VALUE}.")
+    String durationText = "60s";
+    @Option(names = "--warmup", description = "Warm-up excluded from the figures. Default: ${DEFAULT-VALUE}.")
+    String warmupText = "10s";
+    @Option(names = "--memory", description = "Engine total memory (e.g. 1g). Default: the embedded default configuration.")
+    String memory;
+    @Option(names = "--write-memory", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
+    String writeMemory;
+    @Option(names = "--durability", description = "sync or async. Default: the embedded default (sync).")
+    String durability;
+    @Option(names = "--mix", description = "standard (45/43/4/4/4) or read-mostly. Default: ${DEFAULT-VALUE}.")
+    String mix = "standard";
+    @Option(names = "--mix-switch-at", description = "Switch the mix at this time from the start of the run (warm-up included).")
+    String mixSwitchAt;
+    @Option(names = "--mix-after", description = "The mix after --mix-switch-at. Default: read-mostly.")
+    String mixAfter = "read-mostly";
+    @Option(names = "--think-times", description = "Wait the specification's keying and think times (off by default).")
+    boolean thinkTimes;
+    @Option(names = "--data", description = "Data directory. Default: ${DEFAULT-VALUE}.")
+    Path data = Path.of("tpcc-data");
+    @Option(names = "--fresh", description = "Delete the data directory and load anew.")
+    boolean fresh;
+    @Option(names = "--load-only", description = "Load (or reuse), check consistency, and stop.")
+    boolean loadOnly;
+    @Option(names = "--no-load", description = "Require an already loaded data directory.")
+    boolean noLoad;
+    @Option(names = "--check-only", description = "Only check consistency of the existing data.")
+    boolean checkOnly;
+    @Option(names = "--load-threads", description = "Loader threads. Default: available processors.")
+    int loadThreads = Runtime.getRuntime().availableProcessors();
+    @Option(names = "--out", description = "Result JSON. Default: ${DEFAULT-VALUE}; the plot goes next to it (.png).")
+    Path out = Path.of("tpcc-result.json");
+    @Option(names = "--seed", description = "Random seed. Default: time-based.")
+    Long seed;
+
+    private final PrintStream stdout;
+    private final PrintStream stderr;
+    private List<String> args = List.of();
+
+    public TpccMain() {
+        this(System.out, System.err);
+    }
+
+    TpccMain(PrintStream stdout, PrintStream stderr) {
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line in this JVM; returns the exit code. */
+    public static int execute(String... args) {
+        TpccMain main = new TpccMain();
+        main.args = List.of(args);
+        return new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Duration duration = Durations.parse(durationText);
+        Duration warmup = Durations.parse(warmupText);
+        StorageConfig config = EngineConfigs.of(memory == null ? null : Sizes.parse(memory),
+                writeMemory == null ? null : Sizes.parse(writeMemory),
+                durability == null ? null : Durability.valueOf(durability.trim().toUpperCase(java.util.Locale.ROOT)));
+        long runSeed = seed != null ? seed : System.nanoTime();
+        if (fresh) {
+            deleteRecursively(data);
+        }
+        Integer setupError = prepare(config);
+        if (setupError != null) {
+            return setupError;
+        }
+        try (StorageEngine engine = StorageEngine.open(data, config)) {
+            Tables tables = Tables.open(engine);
+            MetaStore meta = new MetaStore(tables);
+            if (loadOnly || checkOnly) {
+                List<CheckResult> checks = new ConsistencyChecker(tables, warehouses).check(meta.get(MetaStore.RAN, 0) == 0);
+                Reports.printChecks(stdout, checks);
+                return checks.stream().allMatch(CheckResult::ok) ? 0 : 1;
+            }
+            meta.put(MetaStore.RAN, 1);
+            RunOptions options = new RunOptions(warehouses, terminals != null ? terminals : 2 * warehouses, duration, warmup,
+                    Mix.parse(mix), mixSwitchAt == null ? null : Durations.parse(mixSwitchAt),
+                    mixSwitchAt == null ? null : Mix.parse(mixAfter), thinkTimes, runSeed);
+            LOG.info("running {} terminal(s) for {} s after {} s warm-up, mix {}", options.terminals(),
+                    duration.toSeconds(), warmup.toSeconds(), options.mix().label());
+            DriverResult driven = new Driver(tables, options, (int) meta.get(MetaStore.C_LAST_LOAD, 0), stderr).run();
+            LOG.info("checking consistency");
+            List<CheckResult> checks = new ConsistencyChecker(tables, warehouses).check(false);
+            RunResult result = Reports.result(args, config.toMap(), options, driven, checks);
+            Reports.writeJson(out, result);
+            Path png = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "") + ".png");
+            try {
+                Plots.write(png, result.samples(), "TPC-C W=" + warehouses + " T=" + options.terminals());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not write the plot {}: {}", png, e.toString());
+            }
+            Reports.printSummary(stdout, result);
+            Reports.printChecks(stdout, checks);
+            stdout.println("Result: " + out + " and " + png);
+            return result.consistent() ? 0 : 1;
+        }
+    }
+
+    /**
+     * Checks the data directory and loads it if needed. The load runs on an engine with ASYNC
+     * durability (no fsync per batch) that is closed cleanly before the run reopens the directory
+     * with the run's configuration: a clean close makes every loaded row durable, and the metadata
+     * marks the load complete only at its end. Returns an exit code on a set-up error, else null.
+     */
+    private Integer prepare(StorageConfig config) throws InterruptedException {
+        StorageConfig loadConfig = config.toBuilder()
+                .set(dev.breakwater.common.config.ConfigOptions.DURABILITY, Durability.ASYNC).build();
+        try (StorageEngine engine = StorageEngine.open(data, loadConfig)) {
+            if (Tables.exist(engine)) {
+                MetaStore meta = new MetaStore(Tables.open(engine));
+                if (!meta.isLoaded()) {
+                    stderr.println("error: " + data + " holds an incomplete load; run again with --fresh");
+                    return 2;
+                }
+                int loaded = (int) meta.get(MetaStore.WAREHOUSES, 0);
+                if (loaded != warehouses) {
+                    stderr.println("error: " + data + " holds " + loaded + " warehouse(s), not " + warehouses
+                            + "; pass --warehouses " + loaded + " or --fresh");
+                    return 2;
+                }
+                LOG.info("reusing the TPC-C database in {} ({} warehouse(s))", data, loaded);
+                return null;
+            }
+            if (noLoad || checkOnly) {
+                stderr.println("error: " + data + " holds no TPC-C database; run without --no-load/--check-only to load one");
+                return 2;
+            }
+            LOG.info("loading {} warehouse(s) into {} with {} thread(s)", warehouses, data, loadThreads);
+            long t0 = System.nanoTime();
+            new Loader(engine, warehouses, loadThreads, seed != null ? seed : System.nanoTime(), stderr).load();
+            LOG.info("loaded in {} s", String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
+            return null;
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.breakwater.tpcc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.txn.Cursor;
+import dev.breakwater.txn.KeyRange;
+import dev.breakwater.txn.StorageEngine;
+import dev.breakwater.txn.Tuple;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness end to end on one warehouse, loaded once (through the command line) and copied for
+ * each test: the load's cardinalities and consistency, a short concurrent run, and a run killed
+ * with SIGKILL and recovered. Small engine memory (64 MiB total, 16 MiB write memory).
+ */
+class TpccTest {
+
+    private static final String[] MEMORY = {"--memory", "64m", "--write-memory", "16m"};
+
+    @TempDir
+    static Path shared;
+    static Path loaded;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void load() {
+        loaded = shared.resolve("loaded");
+        int code = TpccMain.execute(args("--warehouses", "1", "--data", loaded.toString(), "--load-only", "--seed", "7"));
+        assertEquals(0, code, "load-only exit code (consistency after load)");
+    }
+
+    @Test
+    void loadHasTheSpecificationsCardinalitiesAndIsConsistent() {
+        try (StorageEngine engine = StorageEngine.open(loaded, config())) {
+            Tables t = Tables.open(engine);
+            Map<String, Long> n = ConsistencyChecker.cardinalities(t);
+            assertEquals(1L, n.get(Schema.WAREHOUSE));
+            assertEquals(10L, n.get(Schema.DISTRICT));
+            assertEquals(30_000L, n.get(Schema.CUSTOMER));
+            assertEquals(30_000L, n.get(Schema.HISTORY));
+            assertEquals(30_000L, n.get(Schema.ORDER));
+            assertEquals(9_000L, n.get(Schema.NEW_ORDER));
+            assertEquals(100_000L, n.get(Schema.ITEM));
+            assertEquals(100_000L, n.get(Schema.STOCK));
+            long lines = n.get(Schema.ORDER_LINE);
+            assertTrue(lines >= 5 * 30_000L && lines <= 15 * 30_000L, "order lines " + lines);
+            assertTrue(Math.abs(lines - 300_000L) < 6_000, "about ten lines per order: " + lines);
+
+            long bc = 0;
+            int[] named = new int[1000];
+            try (Cursor<Tuple> c = t.customer().scan(KeyRange.all())) {
+                while (c.hasNext()) {
+                    Tuple cu = c.next();
+                    bc += "BC".equals(cu.getString(Schema.C_CREDIT)) ? 1 : 0;
+                    assertEquals(-1_000L, cu.getLong(Schema.C_BALANCE));
+                    if (cu.getInt(Schema.C_ID) <= 1000) {
+                        assertEquals(TpccRandom.lastName(cu.getInt(Schema.C_ID) - 1), cu.getString(Schema.C_LAST));
+                        named[cu.getInt(Schema.C_ID) - 1]++;
+                    }
+                }
+            }
+            assertTrue(bc > 2_400 && bc < 3_600, "about 10% BC credit: " + bc);
+            assertEquals(30_000_000L, t.warehouse().get(dev.breakwater.txn.Key.of(1)).getLong(Schema.W_YTD));
+            assertEquals(3001, t.district().get(dev.breakwater.txn.Key.of(1, 5)).getInt(Schema.D_NEXT_O_ID));
+
+            List<CheckResult> checks = new ConsistencyChecker(t, 1).check(true);
+            assertEquals(12, checks.size());
+            for (CheckResult r : checks) {
+                assertTrue(r.applicable() && r.passed(), r.toString());
+            }
+        }
+    }
+
+    @Test
+    void shortConcurrentRunPassesConditionsOneToTwelve() throws IOException {
+        Path data = copyOf(loaded, dir.resolve("data"));
+        Path out = dir.resolve("result.json");
+        int code = TpccMain.execute(args("--warehouses", "1", "--terminals", "4", "--duration", "15s", "--warmup", "2s",
+                "--data", data.toString(), "--no-load", "--out", out.toString(), "--seed", "11"));
+        assertEquals(0, code, "exit code (non-zero means a consistency condition failed)");
+        JsonNode r = new ObjectMapper().readTree(out.toFile());
+        assertTrue(r.get("consistent").asBoolean());
+        for (JsonNode c : r.get("consistency")) {
+            assertTrue(!c.get("applicable").asBoolean() || c.get("passed").asBoolean(), c.toString());
+        }
+        for (JsonNode t : r.get("transactions")) {
+            assertTrue(t.get("committed").asLong() > 0, "every type committed: " + t);
+        }
+        assertTrue(r.get("tpmC").asDouble() > 0);
+        assertTrue(Files.size(dir.resolve("result.png")) > 0, "plot written");
+    }
+
+    @Test
+    void killedRunRecoversConsistent() throws Exception {
+        Path data = copyOf(loaded, dir.resolve("data"));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-") || arg.startsWith("-Dbreakwater")) {
+                cmd.add(arg);
+            }
+        }
+        cmd.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), TpccMain.class.getName()));
+        cmd.addAll(List.of(args("--warehouses", "1", "--terminals", "4", "--duration", "120s", "--warmup", "0s",
+                "--data", data.toString(), "--no-load", "--out", dir.resolve("killed.json").toString())));
+        Process child = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        CountDownLatch running = new CountDownLatch(1);
+        StringBuilder log = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = err.readLine()) != null) {
+                    synchronized (log) {
+                        log.append(line).append('\n');
+                    }
+                    if (line.contains("running")) {
+                        running.countDown();
+                    }
+                }
+            } catch (IOException ignored) {
+                // the pipe breaks when the child dies
+            }
+        });
+        reader.start();
+        assertTrue(running.await(60, TimeUnit.SECONDS), () -> "child did not start running: " + log);
+        Thread.sleep(6_000);
+        assertTrue(child.isAlive(), () -> "child ended early: " + log);
+        child.destroyForcibly(); // SIGKILL: no shutdown hooks, no flush, no clean close
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        reader.join(5_000);
+
+        assertEquals(0, TpccMain.execute(args("--warehouses", "1", "--data", data.toString(), "--check-only")),
+                "consistency after recovery");
+        try (StorageEngine engine = StorageEngine.open(data, config())) {
+            Tables t = Tables.open(engine);
+            int next = t.district().get(dev.breakwater.txn.Key.of(1, 1)).getInt(Schema.D_NEXT_O_ID);
+            long orders = ConsistencyChecker.cardinalities(t).get(Schema.ORDER);
+            assertTrue(orders > 30_000L || next > 3001, "the killed run committed New-Orders before the kill");
+        }
+    }
+
+    private static StorageConfig config() {
+        return EngineConfigs.of(64L << 20, 16L << 20, null);
+    }
+
+    private static String[] args(String... rest) {
+        String[] all = new String[rest.length + MEMORY.length];
+        System.arraycopy(rest, 0, all, 0, rest.length);
+        System.arraycopy(MEMORY, 0, all, rest.length, MEMORY.length);
+        return all;
+    }
+
+    private static Path copyOf(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+        return to;
+    }
+}
