@@ -44,7 +44,7 @@ class StorageConfigTest {
         assertEquals(Durability.SYNC, d.get(DURABILITY));
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
-        assertEquals(21, ConfigOptions.ALL.size());
+        assertEquals(24, ConfigOptions.ALL.size());
     }
 
     @Test
@@ -146,6 +146,9 @@ class StorageConfigTest {
                 .set(LEAF_COMPRESSION, LeafCompression.LZ4)
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 16 * MIB)
                 .set(FLUSH_THRESHOLD, 0.8)
+                .set(ConfigOptions.WRITE_MEMORY_SCHEME, WriteMemoryScheme.STATIC)
+                .set(ConfigOptions.FLUSH_POLICY, FlushPolicyKind.MIN_LSN)
+                .set(ConfigOptions.STATIC_ACTIVE_DATASETS, 3)
                 .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
