@@ -2,37 +2,77 @@ package dev.breakwater.lsm.tree;
 
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.manager.FlushCause;
+import dev.breakwater.lsm.memory.FlushPicker;
+import dev.breakwater.lsm.memory.MemoryFlushTask;
+import dev.breakwater.lsm.memory.MemoryMergePicker;
+import dev.breakwater.lsm.memory.MemoryMergeSettings;
+import dev.breakwater.lsm.memory.MemoryMergeTask;
+import dev.breakwater.lsm.memory.MemorySSTable;
+import dev.breakwater.lsm.memory.MemorySSTableMeta;
 import dev.breakwater.lsm.version.L0Groups;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import dev.breakwater.lsm.version.VersionEdit;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Flushes a tree's sealed memory tables, oldest first, one at a time, on the shared flush pool:
- * writes each into SSTables, syncs them, places them in L0 groups and installs the version edit,
- * then drops the memory table from the snapshot so its pages can return to the pool.
+ * A tree's memory worker, one job at a time per tree on the shared flush pool. It does, in order of
+ * priority:
+ * <ol>
+ *   <li>a sealed memory table: written to disk (monolithic component, or when no memory level holds
+ *       data) or, with a partitioned component, merged with the overlapping M1 tables into new
+ *       compact memory SSTables in M1 ("sealing" M0, paper 000 section 4.1.1);</li>
+ *   <li>a full flush (explicit flushes, shutdown): every memory SSTable merge-sorted to disk;</li>
+ *   <li>a log-triggered flush: the memory SSTable with the minimum LSN plus the overlapping older
+ *       ones, or a full flush when less than β of write memory was flushed partially within the
+ *       last log window (section 4.1.4);</li>
+ *   <li>a memory-triggered flush: the next table of the last memory level, round-robin by key;</li>
+ *   <li>a due memory merge (greedy minimum overlap ratio, size ratio 10).</li>
+ * </ol>
+ * Everything that reaches disk goes through SSTables, a log barrier (the log must be durable up to
+ * the data's highest LSN), L0 group placement and one version edit, as LevelDB's flush does.
  *
- * <p>L0 back-pressure: at {@code l0SlowdownGroups} groups a flush is delayed a little per extra group;
- * at {@code l0StopGroups} it waits until merges bring L0 below the limit. Both are counted.
+ * <p>L0 back-pressure: at {@code l0SlowdownGroups} groups a disk flush is delayed a little per extra
+ * group; at {@code l0StopGroups} it waits until merges bring L0 below the limit. Both are counted.
  *
- * <p>Thread safety: safe; at most one flush job per tree runs at a time (guarded by this monitor).
+ * <p>Thread safety: safe; at most one job per tree runs at a time (guarded by this monitor), so the
+ * memory levels change only on the job's thread (under the tree's state lock).
  */
 final class Flusher {
+
+    /** β: below this share of write memory flushed partially within a log window, log flushes are full. */
+    static final double BETA = 0.5;
 
     private final LsmTree tree;
     /** Guarded by this. */
     private boolean running;
     private volatile boolean shutdown;
+    private volatile boolean fullRequested;
+    private volatile boolean logRequested;
+    private volatile boolean memoryRequested;
+    private volatile FlushCause memoryCause = FlushCause.MEMORY;
+    /** Memory merges wait for the next disk flush after a merge ran out of pool pages. */
+    private boolean mergesBlockedByMemory;
+    /** Round-robin position of memory-triggered flushes: the largest key flushed last. Job thread only. */
+    private byte[] lastFlushedLargest;
+    /** (log position, bytes) of recent partial flushes, for the β rule. Job thread only. */
+    private final ArrayDeque<long[]> partialFlushes = new ArrayDeque<>();
 
     Flusher(LsmTree tree) {
         this.tree = tree;
     }
 
-    /** Starts a flush job unless one is running (it will pick up new sealed tables itself). */
+    /** Starts a job unless one is running (it will pick up new work itself). */
     void schedule() {
         synchronized (this) {
             if (running || shutdown) {
@@ -43,17 +83,26 @@ final class Flusher {
         tree.resources.flushExecutor().execute(this::run);
     }
 
+    void requestFullFlush() {
+        fullRequested = true;
+        schedule();
+    }
+
+    /** A partial flush of the memory levels: memory-triggered, or log-triggered for {@link FlushCause#LOG}. */
+    void requestMemoryFlush(FlushCause cause) {
+        if (cause == FlushCause.LOG) {
+            logRequested = true;
+        } else {
+            memoryCause = cause;
+            memoryRequested = true;
+        }
+        schedule();
+    }
+
     private void run() {
         try {
-            while (!shutdown && tree.backgroundError == null) {
-                MemoryTable oldest;
-                synchronized (tree.stateLock) {
-                    if (tree.immutables.isEmpty()) {
-                        break;
-                    }
-                    oldest = tree.immutables.get(tree.immutables.size() - 1);
-                }
-                flushOne(oldest);
+            while (!shutdown && tree.backgroundError == null && step()) {
+                // one unit of work per step
             }
         } catch (Throwable e) {
             tree.backgroundFailure("flush", e);
@@ -63,16 +112,81 @@ final class Flusher {
                 notifyAll();
             }
         }
-        // A table sealed after the loop saw an empty list, but before running was cleared, found a
-        // job running and did not start one: look again.
-        boolean more;
-        synchronized (tree.stateLock) {
-            more = !tree.immutables.isEmpty();
-        }
-        if (more && tree.backgroundError == null) {
+        // Work that arrived after the last step looked, but before running was cleared, found a job
+        // running and did not start one: look again.
+        if (hasWork() && tree.backgroundError == null) {
             schedule();
         }
     }
+
+    private boolean hasWork() {
+        synchronized (tree.stateLock) {
+            if (!tree.immutables.isEmpty()) {
+                return true;
+            }
+        }
+        return fullRequested || logRequested || memoryRequested;
+    }
+
+    /** Does one unit of work; false when there is none. */
+    private boolean step() throws IOException {
+        MemoryTable oldest;
+        MemoryLevels levels;
+        synchronized (tree.stateLock) {
+            oldest = tree.immutables.isEmpty() ? null : tree.immutables.get(tree.immutables.size() - 1);
+            levels = tree.memoryLevels;
+        }
+        if (oldest != null) {
+            if (!tree.options.partitioned() || (oldest.directToDisk && levels.isEmpty())) {
+                flushOne(oldest);
+            } else {
+                sealIntoMemory(oldest, levels);
+            }
+            return true;
+        }
+        if (!tree.options.partitioned()) {
+            fullRequested = logRequested = memoryRequested = false;
+            return false;
+        }
+        if (fullRequested) {
+            fullRequested = false;
+            Optional<MemoryFlushTask> task = FlushPicker.pickFull(levels.metas(), Set.of());
+            if (task.isPresent()) {
+                flushMemoryTables(task.get(), FlushCause.EXPLICIT, false);
+            }
+            return true;
+        }
+        if (logRequested) {
+            logRequested = false;
+            Optional<MemoryFlushTask> task = preferFull(levels) ? FlushPicker.pickFull(levels.metas(), Set.of())
+                    : FlushPicker.pickLogTriggered(levels.metas(), Set.of());
+            if (task.isPresent()) {
+                flushMemoryTables(task.get(), FlushCause.LOG, task.get().kind() != MemoryFlushTask.Kind.FULL);
+            }
+            return true;
+        }
+        if (memoryRequested) {
+            memoryRequested = false;
+            Optional<MemoryFlushTask> task = FlushPicker.pickMemoryTriggered(levels.metas(), lastFlushedLargest, Set.of());
+            if (task.isPresent()) {
+                List<MemorySSTableMeta> flushed = task.get().allTables();
+                flushMemoryTables(task.get(), memoryCause, true);
+                lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+            }
+            return true;
+        }
+        if (!mergesBlockedByMemory) {
+            Optional<MemoryMergeTask> merge = MemoryMergePicker.pick(levels.metas(), Set.of(),
+                    MemoryMergeSettings.withBase(tree.options.memoryTableBytes()));
+            if (merge.isPresent()) {
+                memoryMerge(merge.get(), levels);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ monolithic: memory table to disk
 
     private void flushOne(MemoryTable t) throws IOException {
         waitForL0();
@@ -84,33 +198,257 @@ final class Flusher {
                     IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
-        long durable = durableLsnAfter(t, maxLsn);
+        long durable = durableLsnAfter(List.of(t), List.of(), maxLsn);
         tree.versions.logAndApply(v -> placementEdit(v, tables, durable));
         synchronized (tree.stateLock) {
             tree.immutables.remove(t);
             tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
             tree.installSuperVersion();
         }
+        countFlush(tables, t.cause);
+    }
+
+    // ------------------------------------------------------------------ partitioned: memory levels
+
+    /** Merges sealed M0 with the overlapping M1 tables into new M1 tables; falls back to a full disk flush without pool pages. */
+    private void sealIntoMemory(MemoryTable t, MemoryLevels levels) throws IOException {
+        byte[][] range = keyRange(t);
+        if (range == null) { // nothing in it
+            synchronized (tree.stateLock) {
+                tree.immutables.remove(t);
+                tree.installSuperVersion();
+            }
+            return;
+        }
+        MemoryMergeTask task = MemoryMergePicker.pickSeal(t.component.bytesUsed(), range[0], range[1], levels.metas(), Set.of())
+                .orElseThrow(() -> new IllegalStateException("no seal task with nothing busy"));
+        List<MemorySSTable> lower = tables(levels, task.lower());
+        long minLsn = Math.min(t.minLogLsn(), minLogLsn(lower));
+        long maxLsn = Math.max(t.maxLogLsn(), maxLogLsn(lower));
+        List<EntryCursor> sources = new ArrayList<>();
+        sources.add(t.component.flushCursor());
+        for (MemorySSTable m : lower) {
+            sources.add(m.cursor(null, 0));
+        }
+        List<MemorySSTable> outputs = build(new MergingCursor(sources, false), minLsn, maxLsn);
+        if (outputs == null) {
+            // No pool pages for the compact copy. Free some with a partial flush of the last memory
+            // level and try again on the next step; with no memory level to flush, write M0 itself
+            // to disk (correct then: nothing in memory is older than it).
+            Optional<MemoryFlushTask> partial = FlushPicker.pickMemoryTriggered(levels.metas(), lastFlushedLargest, Set.of());
+            if (partial.isPresent()) {
+                List<MemorySSTableMeta> flushed = partial.get().allTables();
+                flushMemoryTables(partial.get(), FlushCause.MEMORY, true);
+                lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+            } else {
+                flushOne(t);
+            }
+            return;
+        }
+        synchronized (tree.stateLock) {
+            tree.immutables.remove(t);
+            tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
+            tree.memoryLevels = tree.memoryLevels.replace(lower, 1, outputs);
+            tree.installSuperVersion();
+        }
+        lower.forEach(MemorySSTable::unref);
+        tree.stats.memorySeals.increment();
+    }
+
+    private void memoryMerge(MemoryMergeTask task, MemoryLevels levels) throws IOException {
+        List<MemorySSTable> inputs = tables(levels, task.allTables());
+        List<EntryCursor> sources = new ArrayList<>();
+        for (MemorySSTable m : inputs) {
+            sources.add(m.cursor(null, 0));
+        }
+        List<MemorySSTable> outputs = build(new MergingCursor(sources, false), minLogLsn(inputs), maxLogLsn(inputs));
+        if (outputs == null) {
+            mergesBlockedByMemory = true; // try again after the next disk flush frees pages
+            return;
+        }
+        synchronized (tree.stateLock) {
+            tree.memoryLevels = tree.memoryLevels.replace(inputs, task.outputLevel(), outputs);
+            tree.installSuperVersion();
+        }
+        inputs.forEach(MemorySSTable::unref);
+        tree.stats.memoryMerges.increment();
+        tree.stats.memoryMergeBytes.add(task.inputBytes());
+    }
+
+    /** Builds range-partitioned memory SSTables from {@code merged}; null (nothing leaked) if the pool runs dry. */
+    private List<MemorySSTable> build(MergingCursor merged, long minLsn, long maxLsn) throws IOException {
+        List<MemorySSTable> outputs = new ArrayList<>();
+        try (merged) {
+            while (true) {
+                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
+                        tree.options.bloomBitsFor(0), minLsn, maxLsn);
+                switch (r.status()) {
+                    case BUILT -> outputs.add(r.table());
+                    case END_OF_SOURCE -> {
+                        if (r.table() != null) {
+                            outputs.add(r.table());
+                        }
+                        return outputs;
+                    }
+                    case POOL_EXHAUSTED -> {
+                        outputs.forEach(MemorySSTable::unref);
+                        return null;
+                    }
+                    default -> throw new IllegalStateException("unknown build status " + r.status());
+                }
+            }
+        }
+    }
+
+    /** Writes memory SSTables (newest level first) to disk as one flush and drops them from memory. */
+    private void flushMemoryTables(MemoryFlushTask task, FlushCause cause, boolean partial) throws IOException {
+        {
+            MemoryLevels levels;
+            synchronized (tree.stateLock) {
+                levels = tree.memoryLevels;
+            }
+            List<MemorySSTable> tables = tables(levels, task.allTables());
+            List<EntryCursor> sources = new ArrayList<>();
+            for (MemorySSTable m : tables) {
+                sources.add(m.cursor(null, 0));
+            }
+            writeToDisk(new MergingCursor(sources, false), List.of(), tables, cause);
+            if (partial) {
+                long bytes = 0;
+                for (MemorySSTable m : tables) {
+                    bytes += m.bytesUsed();
+                }
+                partialFlushes.addLast(new long[] {tree.logPosition(), bytes});
+            }
+        }
+    }
+
+    /**
+     * The common end of every disk flush: SSTables, log barrier, L0 placement, version edit, then
+     * the flushed memory leaves the snapshot (its pages return once the last reader is gone).
+     */
+    private void writeToDisk(MergingCursor merged, List<MemoryTable> sealed, List<MemorySSTable> tables, FlushCause cause)
+            throws IOException {
+        waitForL0();
+        long minLsn = minLogLsn(tables);
+        long maxLsn = maxLogLsn(tables);
+        long maxSeq = Long.MIN_VALUE;
+        for (MemorySSTable m : tables) {
+            maxSeq = Math.max(maxSeq, m.maxSeq());
+        }
+        for (MemoryTable t : sealed) {
+            minLsn = Math.min(minLsn, t.minLogLsn());
+            maxLsn = Math.max(maxLsn, t.maxLogLsn());
+            maxSeq = Math.max(maxSeq, t.component.maxLsn());
+        }
+        minLsn = minLsn == Long.MAX_VALUE ? 0 : minLsn;
+        maxLsn = maxLsn == Long.MIN_VALUE ? 0 : maxLsn;
+        List<TableMeta> written;
+        try (merged) {
+            written = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
+                    IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+        }
+        tree.awaitLogDurable(maxLsn);
+        long durable = durableLsnAfter(sealed, tables, maxLsn);
+        tree.versions.logAndApply(v -> placementEdit(v, written, durable));
+        synchronized (tree.stateLock) {
+            tree.immutables.removeAll(sealed);
+            tree.flushedSeq = Math.max(tree.flushedSeq, maxSeq);
+            tree.memoryLevels = tree.memoryLevels.replace(tables, 1, List.of());
+            tree.installSuperVersion();
+        }
+        tables.forEach(MemorySSTable::unref);
+        mergesBlockedByMemory = false;
+        countFlush(written, cause);
+    }
+
+    private void countFlush(List<TableMeta> tables, FlushCause cause) {
         long bytes = 0;
         for (TableMeta m : tables) {
             bytes += m.sizeBytes();
         }
         tree.stats.flushes.increment();
         tree.stats.bytesFlushed.add(bytes);
-        tree.stats.bytesFlushedBy[t.cause.ordinal()].add(bytes);
+        tree.stats.bytesFlushedBy[cause.ordinal()].add(bytes);
         tree.merges.maybeSchedule();
     }
 
+    /** β rule: full flush unless enough write memory was flushed partially within the last log window. */
+    private boolean preferFull(MemoryLevels levels) {
+        long now = tree.logPosition();
+        long window = tree.logWindowBytes();
+        while (!partialFlushes.isEmpty() && now - partialFlushes.peekFirst()[0] > window) {
+            partialFlushes.removeFirst();
+        }
+        long partial = 0;
+        for (long[] p : partialFlushes) {
+            partial += p[1];
+        }
+        return FlushPicker.preferFullFlush(partial, Math.max(1, tree.memoryBytes()), BETA);
+    }
+
+    private static List<MemorySSTable> tables(MemoryLevels levels, List<MemorySSTableMeta> metas) {
+        List<MemorySSTable> out = new ArrayList<>();
+        for (MemorySSTableMeta m : metas) {
+            out.add(levels.byId(m.id()));
+        }
+        return out;
+    }
+
+    private static long minLogLsn(List<MemorySSTable> tables) {
+        long m = Long.MAX_VALUE;
+        for (MemorySSTable t : tables) {
+            m = Math.min(m, t.minLogLsn());
+        }
+        return m;
+    }
+
+    private static long maxLogLsn(List<MemorySSTable> tables) {
+        long m = Long.MIN_VALUE;
+        for (MemorySSTable t : tables) {
+            m = Math.max(m, t.maxLogLsn());
+        }
+        return m;
+    }
+
+    /** First and last key of a sealed table (one pass over it), or null if it is empty. */
+    private static byte[][] keyRange(MemoryTable t) throws IOException {
+        byte[] first = null;
+        byte[] last = new byte[64];
+        int lastLength = 0;
+        try (EntryCursor c = t.component.flushCursor()) {
+            while (c.next()) {
+                if (first == null) {
+                    first = Arrays.copyOf(c.key(), c.keyLength());
+                }
+                if (last.length < c.keyLength()) {
+                    last = new byte[Math.max(c.keyLength(), last.length * 2)];
+                }
+                System.arraycopy(c.key(), 0, last, 0, c.keyLength());
+                lastLength = c.keyLength();
+            }
+        }
+        return first == null ? null : new byte[][] {first, Arrays.copyOf(last, lastLength)};
+    }
+
+    // ------------------------------------------------------------------ shared
+
     /**
-     * The LSN below which every write is on disk once {@code t} is: one below the oldest LSN still
-     * only in memory (other memory tables, or writes the owner has not applied yet).
+     * The LSN below which every write is on disk once {@code leaving} are: one below the oldest LSN
+     * still only in memory elsewhere (other memory tables, memory SSTables that stay, or writes the
+     * owner has not applied yet).
      */
-    private long durableLsnAfter(MemoryTable t, long maxLsn) {
+    private long durableLsnAfter(List<MemoryTable> leaving, List<MemorySSTable> leavingTables, long maxLsn) {
         long oldest = tree.oldestUnappliedLsn();
         synchronized (tree.stateLock) {
             for (MemoryTable other : tree.memoryTablesLocked()) {
-                if (other != t) {
+                if (!leaving.contains(other)) {
                     oldest = Math.min(oldest, other.minLogLsn());
+                }
+            }
+            for (MemorySSTable m : tree.memoryLevels.all()) {
+                if (!leavingTables.contains(m)) {
+                    oldest = Math.min(oldest, m.minLogLsn());
                 }
             }
         }
@@ -156,20 +494,16 @@ final class Flusher {
         }
     }
 
-    /** Waits until no flush runs and no sealed table waits (or a background failure). */
+    /** Waits until no job runs and no work is pending (or a background failure). */
     void awaitIdle() throws IOException {
-        while (true) {
-            synchronized (tree.stateLock) {
-                if (tree.immutables.isEmpty()) {
-                    break;
-                }
-            }
-            if (tree.backgroundError != null || shutdown) {
-                break;
-            }
+        while (tree.backgroundError == null && !shutdown) {
             synchronized (this) {
+                if (!running && !hasWork()) {
+                    return;
+                }
                 if (!running) {
-                    schedule0();
+                    running = true;
+                    tree.resources.flushExecutor().execute(this::run);
                 }
                 try {
                     wait(5);
@@ -178,24 +512,6 @@ final class Flusher {
                     throw new InterruptedIOException("waiting for flush of tree " + tree.name);
                 }
             }
-        }
-        synchronized (this) {
-            while (running) {
-                try {
-                    wait(5);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("waiting for flush of tree " + tree.name);
-                }
-            }
-        }
-    }
-
-    /** Requires: this monitor held and no job running. */
-    private void schedule0() {
-        if (!shutdown) {
-            running = true;
-            tree.resources.flushExecutor().execute(this::run);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemoryComponent;
+import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.version.Run;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,6 +78,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private final AtomicLong memoryTableIds = new AtomicLong();
     private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
     private volatile LogBarrier logBarrier = lsn -> { };
+    private volatile LongSupplier logPosition = () -> 0;
+    private volatile long logWindowBytes = Long.MAX_VALUE;
     /** The write memory this tree holds on average, {@code a_i·M_w}: sizes its levels. */
     private volatile long writeMemoryShare;
 
@@ -91,6 +95,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     final List<MemoryTable> immutables = new ArrayList<>();
     /** Highest sequence number in any flushed (installed) memory table. Guarded by stateLock. */
     long flushedSeq;
+    /** The partitioned memory component's levels M1..Mk, each table holding one reference for the tree. Guarded by stateLock. */
+    MemoryLevels memoryLevels;
     private volatile SuperVersion current;
     volatile Throwable backgroundError;
     private volatile boolean closed;
@@ -105,8 +111,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.writeMemoryShare = options.mergeSettings().writeMemoryBytes();
         this.flusher = new Flusher(this);
         this.merges = new MergeScheduler(this, options.policy().picker());
+        this.memoryLevels = MemoryLevels.empty(options.memoryLevels());
         MemoryTable active = newMemoryTable();
-        this.current = new SuperVersion(active, List.of(), versions.acquireCurrent(), 0);
+        this.current = new SuperVersion(active, List.of(), memoryLevels, versions.acquireCurrent(), 0);
         active.unref(); // the super version holds it now
     }
 
@@ -163,6 +170,23 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      */
     public void setLogBarrier(LogBarrier barrier) {
         this.logBarrier = barrier;
+    }
+
+    /**
+     * Tells a partitioned tree where the log is and how long a log window is: the β rule compares
+     * what was partially flushed within the last window with the tree's write memory.
+     */
+    public void setLogWindow(LongSupplier position, long windowBytes) {
+        this.logPosition = position;
+        this.logWindowBytes = windowBytes;
+    }
+
+    long logPosition() {
+        return logPosition.getAsLong();
+    }
+
+    long logWindowBytes() {
+        return logWindowBytes;
     }
 
     void awaitLogDurable(long lsn) throws IOException {
@@ -229,7 +253,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                         + " ms waiting for write memory (pool exhausted and flushes did not free enough)");
             }
             checkWritable();
-            if (!t.component.isEmpty()) {
+            if (options.partitioned() && !current.memory.isEmpty()) {
+                flusher.requestMemoryFlush(FlushCause.MEMORY);
+            } else if (!t.component.isEmpty()) {
                 rotate(t, true);
             }
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
@@ -254,6 +280,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 return;
             }
             t.cause = cause;
+            t.directToDisk = options.partitioned() && memoryLevels.isEmpty() && cause != FlushCause.EXPLICIT;
             t.sealAndDrain();
             immutables.add(0, t);
             MemoryTable fresh = newMemoryTable();
@@ -266,7 +293,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     /** Requires: stateLock held. Publishes a new snapshot of the memory tables and the current version. */
     void installSuperVersion(MemoryTable active) {
         SuperVersion old = current;
-        current = new SuperVersion(active, immutables, versions.acquireCurrent(), flushedSeq);
+        current = new SuperVersion(active, immutables, memoryLevels, versions.acquireCurrent(), flushedSeq);
         old.unref();
     }
 
@@ -345,6 +372,12 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             for (int i = 0; r == LookupResult.ABSENT && i < s.immutables.size(); i++) {
                 r = s.immutables.get(i).component.get(key, keyLen, snap[0], out);
             }
+            for (int level = 1; r == LookupResult.ABSENT && level <= s.memory.count(); level++) {
+                MemorySSTable t = s.memory.find(level, key, keyLen);
+                if (t != null) {
+                    r = t.get(key, keyLen, out);
+                }
+            }
             if (r == LookupResult.ABSENT) {
                 r = getFromDisk(s.version, key, keyLen, out);
             }
@@ -390,6 +423,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             for (MemoryTable t : s.immutables) {
                 sources.add(t.component.cursor(from, fromLen, snap[0]));
             }
+            for (MemorySSTable t : s.memory.all()) {
+                if (from == null || Arrays.compareUnsigned(t.largestKey(), from) >= 0) {
+                    sources.add(t.cursor(from, fromLen));
+                }
+            }
             for (List<Run> level : s.version.levels()) {
                 for (Run run : level) {
                     if (!run.isEmpty()) {
@@ -416,6 +454,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         if (!t.component.isEmpty()) {
             rotate(t, true, FlushCause.EXPLICIT);
         }
+        if (options.partitioned()) {
+            flusher.requestFullFlush();
+        }
         flusher.awaitIdle();
         checkWritable();
     }
@@ -426,6 +467,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      */
     @Override
     public void requestFlush(FlushCause cause) {
+        if (options.partitioned() && !current.memory.isEmpty()) {
+            flusher.requestMemoryFlush(cause); // a partial flush of the memory levels
+            return;
+        }
         MemoryTable t = current.active;
         if (!t.component.isEmpty()) {
             rotate(t, true, cause);
@@ -436,7 +481,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public long memoryBytes() {
         SuperVersion s = current;
-        long memory = s.active.component.bytesUsed();
+        long memory = s.active.component.bytesUsed() + s.memory.bytes();
         for (MemoryTable t : s.immutables) {
             memory += t.component.bytesUsed();
         }
@@ -478,7 +523,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeStalls.sum(),
-                stats.writeStallNanos.sum());
+                stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum());
     }
 
     /** The LSN below which every write of this tree is on disk, as recorded by the last flush. */
@@ -490,7 +535,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public long oldestMemoryLsn() {
         SuperVersion s = current;
-        long min = s.active.minLogLsn();
+        long min = Math.min(s.active.minLogLsn(), s.memory.minLogLsn());
         for (MemoryTable t : s.immutables) {
             min = Math.min(min, t.minLogLsn());
         }
@@ -521,6 +566,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             synchronized (stateLock) {
                 current.unref(); // the super version owns the memory tables' references
                 immutables.clear();
+                for (MemorySSTable t : memoryLevels.all()) {
+                    t.unref(); // the tree's own reference
+                }
+                memoryLevels = MemoryLevels.empty(options.memoryLevels());
             }
             versions.close();
         }

@@ -28,11 +28,14 @@ import java.time.Duration;
  * @param directIo             read and write SSTables with O_DIRECT
  * @param stallTimeout         longest a writer waits for memory before failing
  * @param manifestRotateBytes  start a new manifest beyond this size
+ * @param memoryLevels         0 for a monolithic memory component (flushed whole to disk); otherwise
+ *                             the number of memory levels M1..Mk of a partitioned memory component
+ *                             (paper 000 section 4.1), whose M0 is sealed at {@code memoryTableBytes}
  */
 public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
                              int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
                              double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
-                             Duration stallTimeout, long manifestRotateBytes) {
+                             Duration stallTimeout, long manifestRotateBytes, int memoryLevels) {
 
     /** Merge policies. */
     public enum Policy {
@@ -48,6 +51,9 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
             throw new IllegalArgumentException("l0SlowdownGroups (" + l0SlowdownGroups + ") must be below l0StopGroups (" + l0StopGroups + ")");
         }
         bloomBitsPerLevel = bloomBitsPerLevel.clone();
+        if (memoryLevels < 0) {
+            throw new IllegalArgumentException("memoryLevels must be >= 0, got " + memoryLevels);
+        }
         if (maxImmutables < 1) {
             throw new IllegalArgumentException("maxImmutables must be >= 1, got " + maxImmutables);
         }
@@ -57,54 +63,70 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
                 4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, new double[0], Compression.NONE, false,
-                Duration.ofSeconds(60), 4L << 20);
+                Duration.ofSeconds(60), 4L << 20, 0);
     }
 
     public LsmTreeOptions withPolicy(Policy p) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withSizeRatio(int t) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withTargetTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withCompression(Compression c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withDirectIo(boolean direct) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
-                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     public LsmTreeOptions withManifestRotateBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels);
+    }
+
+    /** A partitioned memory component with {@code levels} memory levels (0: monolithic). */
+    public LsmTreeOptions withMemoryLevels(int levels) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
+                manifestRotateBytes, levels);
+    }
+
+    boolean partitioned() {
+        return memoryLevels > 0;
+    }
+
+    /** Target size of one memory SSTable: a quarter of M0, at least 16 pages' worth of 4 KiB. */
+    long memorySSTableBytes() {
+        return Math.max(64 * 1024, memoryTableBytes / 4);
     }
 
     public LsmTreeOptions withMemoryTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes);
+                manifestRotateBytes, memoryLevels);
     }
 
     /** Bloom bits per key for every level, then per-level overrides (index = level). */
     public LsmTreeOptions withBloomBits(double perKey, double... perLevel) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes);
+                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
     }
 
     /** Bloom bits per key for SSTables written into {@code level}. */

@@ -30,6 +30,8 @@ final class MemoryTable {
     private volatile boolean sealed;
     /** Why the table was sealed; set before sealing, read by the flusher. */
     volatile FlushCause cause = FlushCause.MEMORY;
+    /** With a partitioned component: write this table straight to disk instead of into M1 (set when no memory level holds data). */
+    volatile boolean directToDisk;
     private final AtomicInteger refs = new AtomicInteger(1);
     private final AtomicLong minLogLsn = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong maxLogLsn = new AtomicLong(Long.MIN_VALUE);

@@ -1,6 +1,7 @@
 package dev.breakwater.lsm.tree;
 
 import dev.breakwater.lsm.version.Version;
+import dev.breakwater.lsm.memory.MemorySSTable;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,7 +22,13 @@ final class SuperVersion {
     /** Sealed tables, newest first. */
     final List<MemoryTable> immutables;
     final Version version;
-    /** Highest sequence number of any memory table already flushed into {@link #version}. */
+    /** The memory levels M1..Mk of a partitioned memory component (empty when monolithic). */
+    final MemoryLevels memory;
+    /**
+     * Highest sequence number of any memory table already flushed into {@link #version} or sealed
+     * into {@link #memory}: neither keeps versions a snapshot could need filtered, so a reader whose
+     * snapshot is older must take a newer super version.
+     */
     final long flushedSeq;
     private final AtomicInteger refs = new AtomicInteger(1);
 
@@ -30,13 +37,17 @@ final class SuperVersion {
      * (acquired with {@link VersionSet#acquireCurrent()}: referencing the current version after
      * reading it races with its release by a concurrent {@link VersionSet#logAndApply}).
      */
-    SuperVersion(MemoryTable active, List<MemoryTable> immutables, Version version, long flushedSeq) {
+    SuperVersion(MemoryTable active, List<MemoryTable> immutables, MemoryLevels memory, Version version, long flushedSeq) {
         this.active = active;
+        this.memory = memory;
         this.flushedSeq = flushedSeq;
         this.immutables = List.copyOf(immutables);
         this.version = version;
         active.ref();
         for (MemoryTable t : this.immutables) {
+            t.ref();
+        }
+        for (MemorySSTable t : memory.all()) {
             t.ref();
         }
     }
@@ -58,6 +69,9 @@ final class SuperVersion {
         if (left == 0) {
             active.unref();
             for (MemoryTable t : immutables) {
+                t.unref();
+            }
+            for (MemorySSTable t : memory.all()) {
                 t.unref();
             }
             version.unref();

@@ -15,6 +15,10 @@ final class TreeStatistics {
     /** Bytes flushed, by {@link FlushCause} ordinal. */
     final LongAdder[] bytesFlushedBy = {new LongAdder(), new LongAdder(), new LongAdder()};
     final LongAdder merges = new LongAdder();
+    /** Partitioned memory component: sealed M0s merged into M1, memory merges and their input bytes. */
+    final LongAdder memorySeals = new LongAdder();
+    final LongAdder memoryMerges = new LongAdder();
+    final LongAdder memoryMergeBytes = new LongAdder();
     final LongAdder mergeBytesRead = new LongAdder();
     final LongAdder mergeBytesWritten = new LongAdder();
     final LongAdder bloomProbes = new LongAdder();

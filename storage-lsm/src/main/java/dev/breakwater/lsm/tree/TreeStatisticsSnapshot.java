@@ -25,13 +25,17 @@ import java.util.List;
  * @param flushStallNanos      time flushes spent delayed or waiting
  * @param writeStalls          writes that waited for memory
  * @param writeStallNanos      time writes spent waiting
+ * @param memorySeals          partitioned component: sealed M0s merged into memory level M1
+ * @param memoryMerges         partitioned component: merges between memory levels
+ * @param memoryMergeBytes     partitioned component: input bytes of memory merges
  */
 public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
                                      long bytesFlushedForLog, long merges,
                                      long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
                                      List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
-                                     long flushStallNanos, long writeStalls, long writeStallNanos) {
+                                     long flushStallNanos, long writeStalls, long writeStallNanos, long memorySeals,
+                                     long memoryMerges, long memoryMergeBytes) {
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */
     public double mergeAmplification() {

@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Writers, readers and background flushes and merges at once. Each writer walks its own keys in
@@ -32,10 +33,11 @@ class LsmTreeConcurrencyTest {
         return ByteBuffer.allocate(8).putInt(writer).putInt(i).array();
     }
 
-    @Test
-    void scansSeeOneSnapshotAndNoUpdateIsLost() throws Exception {
+    @ParameterizedTest(name = "memory levels {0}")
+    @ValueSource(ints = {0, 2})
+    void scansSeeOneSnapshotAndNoUpdateIsLost(int memoryLevels) throws Exception {
         try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db/t"),
-                TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING), 2L << 20);
+                TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryLevels(memoryLevels), 2L << 20);
              LsmTree tree = fx.open()) {
             ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
             AtomicBoolean done = new AtomicBoolean();

@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Crash clones taken at random file operations during flushes and merges (the injector runs inside
@@ -23,8 +24,9 @@ class LsmTreeCrashTest {
     private record Clone(MemFileSystem fs, int flushesDone) {
     }
 
-    @Test
-    void crashClonesReopenToTheLastInstalledVersion() throws Exception {
+    @ParameterizedTest(name = "memory levels {0}")
+    @ValueSource(ints = {0, 2})
+    void crashClonesReopenToTheLastInstalledVersion(int memoryLevels) throws Exception {
         MemFileSystem mem = new MemFileSystem();
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
         Random rnd = new Random(11);
@@ -39,7 +41,8 @@ class LsmTreeCrashTest {
             return null;
         });
         // Large memory tables: only explicit flushes seal, so each flush adds exactly one snapshot.
-        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20);
+        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
+                .withMemoryLevels(memoryLevels);
         List<TreeMap<byte[], byte[]>> snapshots = new ArrayList<>();
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         snapshots.add(new TreeMap<>(model));

@@ -34,11 +34,27 @@ class LsmTreeModelTest {
         return ByteBuffer.allocate(4).putInt(k).array();
     }
 
+    /** Merge policy and memory component: leveling and tiering with a monolithic one, leveling with a partitioned one. */
+    enum Mode {
+        LEVELING(LsmTreeOptions.Policy.LEVELING, 0),
+        TIERING(LsmTreeOptions.Policy.TIERING, 0),
+        LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2);
+
+        final LsmTreeOptions.Policy policy;
+        final int memoryLevels;
+
+        Mode(LsmTreeOptions.Policy policy, int memoryLevels) {
+            this.policy = policy;
+            this.memoryLevels = memoryLevels;
+        }
+    }
+
     @ParameterizedTest
-    @EnumSource(LsmTreeOptions.Policy.class)
-    void randomOperationsAgreeWithTreeMap(LsmTreeOptions.Policy policy) throws IOException {
+    @EnumSource(Mode.class)
+    void randomOperationsAgreeWithTreeMap(Mode mode) throws IOException {
+        LsmTreeOptions.Policy policy = mode.policy;
         long offHeapBefore = OffHeapMemory.reservedBytes();
-        Random rnd = new Random(SEED ^ policy.ordinal());
+        Random rnd = new Random(SEED ^ mode.ordinal());
         MemFileSystem fs = new MemFileSystem();
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         ValueHolder out = new ValueHolder();
@@ -46,14 +62,16 @@ class LsmTreeModelTest {
         int scans = 0;
         long flushes = 0;
         long merges = 0;
-        try (TreeFixture fx = new TreeFixture(fs, Path.of("/db/t"), TreeFixture.smallTreeOptions(policy), 2L << 20)) {
+        long memorySeals = 0;
+        try (TreeFixture fx = new TreeFixture(fs, Path.of("/db/t"),
+                TreeFixture.smallTreeOptions(policy).withMemoryLevels(mode.memoryLevels), 2L << 20)) {
             LsmTree tree = fx.open();
             try {
                 for (int op = 0; op < OPS; op++) {
                     int k = rnd.nextInt(20_000);
                     byte[] key = key(k);
                     int dice = rnd.nextInt(1000);
-                    String at = " at op " + op + " (seed " + SEED + ", " + policy + ")";
+                    String at = " at op " + op + " (seed " + SEED + ", " + mode + ")";
                     if (dice < 450) {
                         byte[] value = new byte[rnd.nextInt(120)];
                         rnd.nextBytes(value);
@@ -80,6 +98,7 @@ class LsmTreeModelTest {
                     } else {
                         flushes += tree.statistics().flushes();
                         merges += tree.statistics().merges();
+                        memorySeals += tree.statistics().memorySeals();
                         tree.close();
                         tree = fx.open();
                         reopens++;
@@ -91,6 +110,10 @@ class LsmTreeModelTest {
                 TreeStatisticsSnapshot s = tree.statistics();
                 flushes += s.flushes();
                 merges += s.merges();
+                memorySeals += s.memorySeals();
+                if (mode.memoryLevels > 0) {
+                    assertTrue(memorySeals > 10, "the partitioned component sealed M0 into memory levels: " + memorySeals);
+                }
                 assertTrue(flushes > 10, "flushes: " + flushes + ", last: " + s);
                 assertTrue(merges > 0, "merges: " + merges + ", last: " + s);
                 assertTrue(tree.version().levelCount() >= 3, "the tree grew levels: " + tree.version());
