@@ -4,6 +4,7 @@ import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.LeafCompression;
 import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.tree.LsmTree;
@@ -50,14 +51,17 @@ final class DatasetDirectory {
     }
 
     /**
-     * Tree options from the configuration. Memory components have no size of their own: under the
-     * global write-memory manager a tree's memory grows until the flush policy picks it (or the
-     * pool runs dry), so the table size is the whole pool.
+     * Tree options from the configuration. Under the global write-memory manager a tree's memory
+     * grows until the flush policy picks it (or the pool runs dry): a monolithic component (DYNAMIC,
+     * STATIC) may take the whole pool; a partitioned one seals its M0 at memory-component-size into
+     * two memory levels.
      */
     static LsmTreeOptions treeOptions(StorageConfig c) {
         int pageSize = Math.toIntExact(c.get(ConfigOptions.PAGE_SIZE));
+        boolean partitioned = c.get(ConfigOptions.WRITE_MEMORY_SCHEME) == WriteMemoryScheme.PARTITIONED;
         LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, c.get(ConfigOptions.MEMORY_COMPONENT_SIZE))
-                .withMemoryTableBytes(c.get(ConfigOptions.WRITE_MEMORY))
+                .withMemoryTableBytes(partitioned ? c.get(ConfigOptions.MEMORY_COMPONENT_SIZE) : c.get(ConfigOptions.WRITE_MEMORY))
+                .withMemoryLevels(partitioned ? 2 : 0)
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
                 .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)
@@ -73,6 +77,7 @@ final class DatasetDirectory {
                 treeOptions(engine.config), engine.resources);
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
+        tree.setLogWindow(engine::logEndLsn, engine.config.get(ConfigOptions.MAX_LOG_SIZE));
         engine.trees.put(treeId, tree);
         engine.writeMemory.register(tree, e.spec().name());
         return tree;

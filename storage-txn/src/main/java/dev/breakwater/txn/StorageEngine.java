@@ -164,7 +164,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /** The log's end, or 0 before the log is open (during recovery). */
-    private long logEndLsn() {
+    long logEndLsn() {
         LogManager l = log;
         return l == null ? 0 : l.endLsn();
     }

@@ -66,9 +66,10 @@ public final class ConfigOptions {
             0.5, 1.0, null, null,
             "Fraction of write memory in use at which the flush policy starts flushing.");
     public static final Option<WriteMemoryScheme> WRITE_MEMORY_SCHEME = define("write-memory-scheme",
-            ValueType.enumOf(WriteMemoryScheme.class), WriteMemoryScheme.DYNAMIC, "", null, null, null, null,
-            "How write memory is organized: DYNAMIC (one mutable memory component per tree, flushed whole, drawn from the global pool, "
-                    + "no per-tree limit) or STATIC (B+-static: at most static-active-datasets datasets, each with an equal share).");
+            ValueType.enumOf(WriteMemoryScheme.class), WriteMemoryScheme.PARTITIONED, "", null, null, null, null,
+            "How write memory is organized: PARTITIONED (paper 000 §4.1: M0 plus memory levels, partial flushes), DYNAMIC "
+                    + "(B+-dynamic: one mutable memory component per tree, flushed whole, no per-tree limit) or STATIC (B+-static: "
+                    + "at most static-active-datasets datasets, each with an equal share).");
     public static final Option<FlushPolicyKind> FLUSH_POLICY = define("flush-policy", ValueType.enumOf(FlushPolicyKind.class),
             FlushPolicyKind.OPTIMAL, "", null, null, null, null,
             "Which tree a memory-triggered flush picks: MAX_MEMORY, MIN_LSN, or OPTIMAL (memory proportional to write rate). "
