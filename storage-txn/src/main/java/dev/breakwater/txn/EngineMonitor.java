@@ -126,6 +126,16 @@ final class EngineMonitor implements Runnable {
         }
     }
 
+    /**
+     * At a clean close, after every tree was flushed: nothing in the log is needed any more, so the
+     * checkpoint moves to the log's end and old segments go; the next open replays nothing.
+     */
+    void checkpointAtClose() throws IOException {
+        long end = engine.log.endLsn();
+        writeCheckpoint(end);
+        engine.log.truncateBefore(end);
+    }
+
     private void writeCheckpoint(long keepFrom) throws IOException {
         Map<String, Object> cp = new LinkedHashMap<>();
         cp.put("logStartLsn", keepFrom);

@@ -516,14 +516,19 @@ public final class StorageEngine implements AutoCloseable {
         closed = true;
         monitor.stop();
         IOException first = null;
+        boolean allFlushed = failure == null;
         for (LsmTree t : trees.values()) {
             try {
                 t.close(failure == null);
             } catch (IOException e) {
                 first = first == null ? e : first;
+                allFlushed = false;
             }
         }
         try {
+            if (allFlushed) {
+                monitor.checkpointAtClose();
+            }
             log.close();
         } catch (IOException e) {
             first = first == null ? e : first;

@@ -112,6 +112,7 @@ class StorageEngineApiTest {
         c.insert(EngineFixture.customer(1, 1, 1, "X", 5));
         engine.close();
         engine = StorageEngine.open(fs, dir, EngineFixture.smallConfig());
+        assertEquals(0, engine.recovery.records(), "a clean close leaves nothing to replay: " + engine.recovery);
         assertEquals(List.of("customer"), engine.datasetNames());
         Dataset again = engine.dataset("customer");
         assertEquals(EngineFixture.customers(), again.spec());
