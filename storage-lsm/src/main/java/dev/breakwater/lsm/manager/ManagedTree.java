@@ -27,6 +27,19 @@ public interface ManagedTree {
     void requestFlush(FlushCause cause);
 
     /**
+     * About how many bytes one {@link #requestFlush} would free now: the whole memory component of a
+     * monolithic tree, one memory SSTable of a partitioned one. Lets the manager ask enough trees at
+     * once to get below its threshold.
+     */
+    long bytesFreedByFlush();
+
+    /**
+     * Tells the tree whom to ask when its writer finds the pool empty, so that the flush policy, not
+     * the tree that happens to be written, decides who gives memory back.
+     */
+    void setMemoryPressureHandler(Runnable handler);
+
+    /**
      * Tells the tree how much write memory it holds on average, which sizes its disk levels
      * (paper 000, section 4.1.3).
      */

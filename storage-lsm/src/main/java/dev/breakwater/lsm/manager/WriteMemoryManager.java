@@ -71,6 +71,7 @@ public final class WriteMemoryManager {
     public void register(ManagedTree tree, String group) {
         trees.add(tree);
         groupOf.put(tree, group);
+        tree.setMemoryPressureHandler(this::relievePressure);
     }
 
     public void unregister(ManagedTree tree) {
@@ -128,18 +129,48 @@ public final class WriteMemoryManager {
             }
         }
         if (pool.usedBytes() >= options.flushThreshold() * pool.capacityBytes()) {
-            ManagedTree victim = pick();
-            if (victim != null) {
-                victim.requestFlush(FlushCause.MEMORY);
-            }
+            relievePressure();
         }
+    }
+
+    /**
+     * Asks trees, in the flush policy's order, to flush until the memory they are expected to free
+     * brings usage below the threshold (at least one tree). Each pick is made as if the trees
+     * already picked had flushed, so the optimal policy spreads the work over the trees whose share
+     * most exceeds their write rate. Also what a writer facing an empty pool calls.
+     */
+    public synchronized void relievePressure() {
+        long excess = pool.usedBytes() - (long) (options.flushThreshold() * pool.capacityBytes());
+        Map<ManagedTree, Long> planned = new java.util.HashMap<>();
+        long freed = 0;
+        do {
+            ManagedTree victim = pick(planned);
+            if (victim == null) {
+                return;
+            }
+            long bytes = Math.max(1, Math.min(victim.bytesFreedByFlush(), victim.memoryBytes() - planned.getOrDefault(victim, 0L)));
+            victim.requestFlush(FlushCause.MEMORY);
+            planned.merge(victim, bytes, Long::sum);
+            freed += bytes;
+        } while (freed < excess && planned.size() < trees.size());
     }
 
     /** The tree the flush policy picks now, or null if no tree holds memory. */
     ManagedTree pick() {
+        return pick(Map.of());
+    }
+
+    /**
+     * The tree the flush policy picks if the trees in {@code planned} had already given back the
+     * bytes noted there (trees already picked are not picked again).
+     */
+    private ManagedTree pick(Map<ManagedTree, Long> planned) {
+        Map<ManagedTree, Long> memory = new java.util.HashMap<>();
         List<ManagedTree> holding = new ArrayList<>();
         for (ManagedTree t : trees) {
-            if (t.memoryBytes() > 0) {
+            long m = Math.max(0, t.memoryBytes() - planned.getOrDefault(t, 0L));
+            memory.put(t, m);
+            if (m > 0 && !planned.containsKey(t)) {
                 holding.add(t);
             }
         }
@@ -148,26 +179,26 @@ public final class WriteMemoryManager {
         }
         FlushPolicyKind policy = options.scheme() == WriteMemoryScheme.STATIC ? FlushPolicyKind.MAX_MEMORY : options.policy();
         return switch (policy) {
-            case MAX_MEMORY -> maxBy(holding, t -> (double) t.memoryBytes());
+            case MAX_MEMORY -> maxBy(holding, t -> (double) memory.get(t));
             case MIN_LSN -> maxBy(holding, t -> -(double) t.oldestMemoryLsn());
-            case OPTIMAL -> pickOptimal(holding);
+            case OPTIMAL -> pickOptimal(holding, memory);
         };
     }
 
-    private ManagedTree pickOptimal(List<ManagedTree> holding) {
+    private ManagedTree pickOptimal(List<ManagedTree> holding, Map<ManagedTree, Long> memory) {
         Map<ManagedTree, Long> r = rates.rates(trees);
         double totalRate = 0;
         double totalMemory = 0;
         for (ManagedTree t : trees) {
             totalRate += r.get(t);
-            totalMemory += t.memoryBytes();
+            totalMemory += memory.get(t);
         }
         if (totalRate == 0 || totalMemory == 0) {
-            return maxBy(holding, t -> (double) t.memoryBytes());
+            return maxBy(holding, t -> (double) memory.get(t));
         }
         double rate = totalRate;
-        double memory = totalMemory;
-        return maxBy(holding, t -> t.memoryBytes() / memory - r.get(t) / rate);
+        double total = totalMemory;
+        return maxBy(holding, t -> memory.get(t) / total - r.get(t) / rate);
     }
 
     private interface Score {
@@ -205,12 +236,8 @@ public final class WriteMemoryManager {
     public long resize(long capacityBytes, long maxWaitMillis) {
         long capacity = pool.setCapacity(capacityBytes);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
-        while (pool.usedBytes() > capacity && System.nanoTime() < deadline) {
-            ManagedTree victim = pick();
-            if (victim == null) {
-                break;
-            }
-            victim.requestFlush(FlushCause.MEMORY);
+        while (pool.usedBytes() > capacity * options.flushThreshold() && System.nanoTime() < deadline) {
+            relievePressure();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
         return capacity;

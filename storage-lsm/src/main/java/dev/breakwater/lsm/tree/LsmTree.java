@@ -82,6 +82,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long logWindowBytes = Long.MAX_VALUE;
     /** The write memory this tree holds on average, {@code a_i·M_w}: sizes its levels. */
     private volatile long writeMemoryShare;
+    /** Called when a writer finds the pool empty; by default the tree frees its own memory. */
+    private volatile Runnable memoryPressureHandler;
 
     /** Waits until the log is durable up to an LSN; see {@link #setLogBarrier}. */
     @FunctionalInterface
@@ -141,6 +143,29 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public long entriesWritten() {
         return stats.entriesWritten.sum();
+    }
+
+    @Override
+    public void setMemoryPressureHandler(Runnable handler) {
+        this.memoryPressureHandler = handler;
+    }
+
+    @Override
+    public long bytesFreedByFlush() {
+        SuperVersion s = current;
+        if (options.partitioned() && !s.memory.isEmpty()) {
+            for (int level = s.memory.count(); level >= 1; level--) {
+                List<MemorySSTable> tables = s.memory.level(level);
+                if (!tables.isEmpty()) {
+                    return tables.get(0).bytesUsed();
+                }
+            }
+        }
+        long bytes = s.active.component.bytesUsed();
+        for (MemoryTable t : s.immutables) {
+            bytes += t.component.bytesUsed();
+        }
+        return bytes;
     }
 
     @Override
@@ -253,10 +278,13 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                         + " ms waiting for write memory (pool exhausted and flushes did not free enough)");
             }
             checkWritable();
-            if (options.partitioned() && !current.memory.isEmpty()) {
+            Runnable handler = memoryPressureHandler;
+            if (handler != null) {
+                handler.run(); // the flush policy decides which trees give memory back
+            } else if (options.partitioned() && !current.memory.isEmpty()) {
                 flusher.requestMemoryFlush(FlushCause.MEMORY);
             } else if (!t.component.isEmpty()) {
-                rotate(t, true);
+                rotate(t, true, FlushCause.MEMORY, true);
             }
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
         }
@@ -268,10 +296,15 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * table until memory runs out, which then stalls them).
      */
     void rotate(MemoryTable t, boolean force) {
-        rotate(t, force, FlushCause.MEMORY);
+        rotate(t, force, FlushCause.MEMORY, false);
     }
 
-    void rotate(MemoryTable t, boolean force, FlushCause cause) {
+    /**
+     * @param toDisk with a partitioned component, write the table straight to disk if no memory level
+     *               holds data (a flush asked for by the policy must free memory; sealing M0 into M1
+     *               would not)
+     */
+    void rotate(MemoryTable t, boolean force, FlushCause cause, boolean toDisk) {
         synchronized (stateLock) {
             if (current.active != t || t.isSealed()) {
                 return;
@@ -280,7 +313,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 return;
             }
             t.cause = cause;
-            t.directToDisk = options.partitioned() && memoryLevels.isEmpty() && cause != FlushCause.EXPLICIT;
+            t.directToDisk = toDisk && options.partitioned() && memoryLevels.isEmpty();
             t.sealAndDrain();
             immutables.add(0, t);
             MemoryTable fresh = newMemoryTable();
@@ -452,7 +485,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         checkWritable();
         MemoryTable t = current.active;
         if (!t.component.isEmpty()) {
-            rotate(t, true, FlushCause.EXPLICIT);
+            rotate(t, true, FlushCause.EXPLICIT, false);
         }
         if (options.partitioned()) {
             flusher.requestFullFlush();
@@ -473,7 +506,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         }
         MemoryTable t = current.active;
         if (!t.component.isEmpty()) {
-            rotate(t, true, cause);
+            rotate(t, true, cause, true);
         }
     }
 

@@ -44,6 +44,15 @@ final class FakeTree implements ManagedTree {
     }
 
     @Override
+    public long bytesFreedByFlush() {
+        return memory;
+    }
+
+    @Override
+    public void setMemoryPressureHandler(Runnable handler) {
+    }
+
+    @Override
     public void setWriteMemoryShare(long bytes) {
         share = bytes;
     }
