@@ -66,6 +66,30 @@ final class KeyCodec {
         return e.toByteArray();
     }
 
+    /** Encodes {@code k} with its last value, a string or byte array, written as a prefix of the field. */
+    byte[] encodePrefix(Key k) {
+        Object last = k.raw(k.size() - 1);
+        Object[] head = new Object[k.size() - 1];
+        for (int i = 0; i < head.length; i++) {
+            head[i] = k.raw(i);
+        }
+        byte[] encodedHead = encode(Key.of(head));
+        KeyEncoder e = new KeyEncoder();
+        Field f = keyFields.get(k.size() - 1);
+        if (last instanceof String str && f.type() == dev.breakwater.common.key.FieldType.STRING) {
+            e.writeStringPrefix(str);
+        } else if (last instanceof byte[] b && f.type() == dev.breakwater.common.key.FieldType.BYTES) {
+            e.writeBytesPrefix(b);
+        } else {
+            throw new SchemaException("index " + index + " of dataset " + dataset + ", key field " + f.name()
+                    + ": expected " + f.type() + ", got " + last.getClass().getSimpleName() + " " + last);
+        }
+        byte[] tail = e.toByteArray();
+        byte[] all = java.util.Arrays.copyOf(encodedHead, encodedHead.length + tail.length);
+        System.arraycopy(tail, 0, all, encodedHead.length, tail.length);
+        return all;
+    }
+
     /** A full key's encoding; the key must have every field. */
     byte[] encodeFull(Key k) {
         if (k.size() != keyFields.size()) {
@@ -80,6 +104,9 @@ final class KeyCodec {
         if (r.low() == null) {
             return null;
         }
+        if (r.lastValueIsPrefix()) {
+            return encodePrefix(r.low());
+        }
         byte[] low = encode(r.low());
         return r.lowInclusive() ? low : KeyRanges.prefixEnd(low);
     }
@@ -88,6 +115,9 @@ final class KeyCodec {
     byte[] to(KeyRange r) {
         if (r.high() == null) {
             return null;
+        }
+        if (r.lastValueIsPrefix()) {
+            return KeyRanges.prefixEnd(encodePrefix(r.high()));
         }
         byte[] high = encode(r.high());
         return r.highInclusive() ? KeyRanges.prefixEnd(high) : high;

@@ -60,6 +60,9 @@ final class TransactionImpl implements Transaction {
                 common++;
             }
         }
+        if (range.lastValueIsPrefix()) {
+            common = Math.min(common, low.size() - 1); // the last value names a range of that field, not one value
+        }
         if (common == codec.fieldCount() && range.lowInclusive() && range.highInclusive()) {
             lockKey(treeId, codec, codec.encode(low), LockMode.S);
             return;

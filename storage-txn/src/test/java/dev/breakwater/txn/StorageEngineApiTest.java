@@ -93,6 +93,20 @@ class StorageEngineApiTest {
     }
 
     @Test
+    void aPrefixRangeMatchesTheLastStringAsAPrefixAndExactlyMatchesWholeValues() {
+        Dataset c = engine.createDataset(EngineFixture.customers());
+        c.insert(EngineFixture.customer(1, 2, 1, "BAR", 0));
+        c.insert(EngineFixture.customer(1, 2, 2, "BARBARBAR", 0));
+        c.insert(EngineFixture.customer(1, 2, 3, "BARN", 0));
+        c.insert(EngineFixture.customer(1, 2, 4, "BAS", 0));
+        c.insert(EngineFixture.customer(1, 3, 5, "BAR", 0));
+        assertEquals(List.of(1, 2, 3), all(c.index("by_last").scan(KeyRange.prefix(Key.of(1, 2, "BAR")))).stream().map(t -> t.getInt(2)).toList());
+        assertEquals(List.of(1), all(c.index("by_last").scan(KeyRange.exactly(Key.of(1, 2, "BAR")))).stream().map(t -> t.getInt(2)).toList());
+        assertEquals(4, all(c.index("by_last").scan(KeyRange.prefix(Key.of(1, 2, "BA")))).size());
+        assertEquals(4, all(c.index("by_last").scan(KeyRange.prefix(Key.of(1, 2, "")))).size(), "the empty prefix is the whole district");
+    }
+
+    @Test
     void allFieldTypesAndNullsRoundTrip() {
         Dataset d = engine.createDataset(DatasetSpec.builder("typed")
                 .field("k", STRING).nullableField("f", FLOAT64).nullableField("b", BYTES).nullableField("i", INT32)

@@ -54,7 +54,7 @@ final class Rows {
      */
     static Tuple customerByLastName(Transaction tx, Tables t, int w, int d, String last) {
         List<Tuple> found = new ArrayList<>();
-        try (Cursor<Tuple> c = tx.scan(t.customer(), Schema.CUSTOMER_BY_LAST, KeyRange.prefix(Key.of(w, d, last)))) {
+        try (Cursor<Tuple> c = tx.scan(t.customer(), Schema.CUSTOMER_BY_LAST, KeyRange.exactly(Key.of(w, d, last)))) {
             c.forEachRemaining(found::add);
         }
         if (found.isEmpty()) {
