@@ -27,11 +27,15 @@ public interface ManagedTree {
     void requestFlush(FlushCause cause);
 
     /**
-     * About how many bytes one {@link #requestFlush} would free now: the whole memory component of a
-     * monolithic tree, one memory SSTable of a partitioned one. Lets the manager ask enough trees at
-     * once to get below its threshold.
+     * About how many bytes one more {@link #requestFlush} would free, beyond the flushes already
+     * under way: the active memory component of a monolithic tree, the next memory SSTable of a
+     * partitioned one; 0 while such a request is still pending. Lets the manager ask enough trees
+     * at once to get below its threshold, and not ask the same tree again meanwhile.
      */
-    long bytesFreedByFlush();
+    long flushableBytes();
+
+    /** Bytes of memory already on their way out (sealed or requested flushes not yet installed). */
+    long flushingBytes();
 
     /**
      * Tells the tree whom to ask when its writer finds the pool empty, so that the flush policy, not

@@ -140,19 +140,25 @@ public final class WriteMemoryManager {
      * most exceeds their write rate. Also what a writer facing an empty pool calls.
      */
     public synchronized void relievePressure() {
-        long excess = pool.usedBytes() - (long) (options.flushThreshold() * pool.capacityBytes());
+        long flushing = 0;
+        for (ManagedTree t : trees) {
+            flushing += t.flushingBytes();
+        }
+        // Memory already on its way out counts as freed: asking again would pile requests on the
+        // same trees while the rest of the excess stays where it is.
+        long excess = pool.usedBytes() - flushing - (long) (options.flushThreshold() * pool.capacityBytes());
         Map<ManagedTree, Long> planned = new java.util.HashMap<>();
         long freed = 0;
-        do {
+        while (freed < Math.max(1, excess) && planned.size() < trees.size()) {
             ManagedTree victim = pick(planned);
             if (victim == null) {
                 return;
             }
-            long bytes = Math.max(1, Math.min(victim.bytesFreedByFlush(), victim.memoryBytes() - planned.getOrDefault(victim, 0L)));
+            long bytes = Math.max(1, victim.flushableBytes());
             victim.requestFlush(FlushCause.MEMORY);
             planned.merge(victim, bytes, Long::sum);
             freed += bytes;
-        } while (freed < excess && planned.size() < trees.size());
+        }
     }
 
     /** The tree the flush policy picks now, or null if no tree holds memory. */
@@ -168,9 +174,9 @@ public final class WriteMemoryManager {
         Map<ManagedTree, Long> memory = new java.util.HashMap<>();
         List<ManagedTree> holding = new ArrayList<>();
         for (ManagedTree t : trees) {
-            long m = Math.max(0, t.memoryBytes() - planned.getOrDefault(t, 0L));
+            long m = Math.max(0, t.memoryBytes() - t.flushingBytes() - planned.getOrDefault(t, 0L));
             memory.put(t, m);
-            if (m > 0 && !planned.containsKey(t)) {
+            if (m > 0 && t.flushableBytes() > 0 && !planned.containsKey(t)) {
                 holding.add(t);
             }
         }

@@ -83,6 +83,11 @@ final class Flusher {
         tree.resources.flushExecutor().execute(this::run);
     }
 
+    /** True while a memory-triggered flush was asked for and has not started. */
+    boolean memoryFlushPending() {
+        return memoryRequested;
+    }
+
     void requestFullFlush() {
         fullRequested = true;
         schedule();

@@ -151,21 +151,36 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     }
 
     @Override
-    public long bytesFreedByFlush() {
+    public long flushableBytes() {
         SuperVersion s = current;
         if (options.partitioned() && !s.memory.isEmpty()) {
-            for (int level = s.memory.count(); level >= 1; level--) {
-                List<MemorySSTable> tables = s.memory.level(level);
-                if (!tables.isEmpty()) {
-                    return tables.get(0).bytesUsed();
-                }
-            }
+            return flusher.memoryFlushPending() ? 0 : nextMemoryFlushBytes(s.memory);
         }
-        long bytes = s.active.component.bytesUsed();
+        return s.active.component.bytesUsed();
+    }
+
+    @Override
+    public long flushingBytes() {
+        SuperVersion s = current;
+        long bytes = 0;
         for (MemoryTable t : s.immutables) {
             bytes += t.component.bytesUsed();
         }
+        if (options.partitioned() && flusher.memoryFlushPending()) {
+            bytes += nextMemoryFlushBytes(s.memory);
+        }
         return bytes;
+    }
+
+    /** Bytes of a table of the deepest non-empty memory level (what a memory-triggered flush takes). */
+    private static long nextMemoryFlushBytes(MemoryLevels memory) {
+        for (int level = memory.count(); level >= 1; level--) {
+            List<MemorySSTable> tables = memory.level(level);
+            if (!tables.isEmpty()) {
+                return tables.get(0).bytesUsed();
+            }
+        }
+        return 0;
     }
 
     @Override

@@ -44,8 +44,13 @@ final class FakeTree implements ManagedTree {
     }
 
     @Override
-    public long bytesFreedByFlush() {
+    public long flushableBytes() {
         return memory;
+    }
+
+    @Override
+    public long flushingBytes() {
+        return 0;
     }
 
     @Override

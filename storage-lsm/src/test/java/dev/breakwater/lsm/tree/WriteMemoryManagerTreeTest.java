@@ -57,13 +57,18 @@ class WriteMemoryManagerTreeTest {
 
     /**
      * Ten trees, 80% of the writes to two of them, under the optimal policy. The issue asks for
-     * every tree's share of write memory within 10 points of its share of writes. Measured here
-     * (time-averaged over the last two thirds of the run): cold trees (2.5% of writes) hold 4-7%,
-     * within the bound; hot trees (40% each) hold 19-37%, short of it for both schemes: with
-     * whole-component flushes the hot trees' memory is a sawtooth from zero, and with the
-     * partitioned component hot trees spend memory on sealing M0 into M1 and flush parts of it
-     * themselves when the pool runs dry. What is asserted is what holds in every run: cold trees
-     * within 10 points, and each hot tree holding more than twice the memory of any cold tree.
+     * every tree's share of write memory (time-averaged over the last two thirds of the run) within
+     * 10 points of its share of writes. Measured on 2026-11-21:
+     * <ul>
+     *   <li>monolithic components (B+-dynamic): hot trees (40% of writes) 32-40%, cold trees (2.5%)
+     *       3-6%: within 10 points in 7 of 7 runs, but only by a 2-point margin on the hot trees;</li>
+     *   <li>partitioned components: hot trees 24-29%, cold trees 5-7%: the hot trees fall short
+     *       (sealing M0 into M1 costs them memory, and each flush request frees one small memory
+     *       SSTable, so the policy has to spread requests over cold trees faster than they refill).</li>
+     * </ul>
+     * CI asserts what holds with margin in every run: cold trees within 10 points, each hot tree
+     * holding more than twice any cold tree. {@code -Dbreakwater.strictConvergence=true} asserts the
+     * issue's 10 points for every tree.
      */
     @ParameterizedTest(name = "memory levels {0}")
     @ValueSource(ints = {0, 2})
@@ -80,6 +85,9 @@ class WriteMemoryManagerTreeTest {
         }
         for (int i = 0; i < 2; i++) {
             assertTrue(shares[i][1] > 2 * coldMax, "hot tree " + i + " holds too little memory:\n" + report(shares));
+            if (Boolean.getBoolean("breakwater.strictConvergence")) {
+                assertTrue(Math.abs(shares[i][0] - shares[i][1]) <= 0.10, "hot tree " + i + " off by more than 10 points:\n" + report(shares));
+            }
         }
     }
 
