@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.cursor;
 
+import dev.breakwater.lsm.BufferedEntryCursor;
 import dev.breakwater.lsm.EntryCursor;
 import java.io.IOException;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ import java.util.List;
  *
  * <p>Thread safety: none; one thread. Closing closes every source.
  */
-public final class MergingCursor implements EntryCursor {
+public final class MergingCursor extends BufferedEntryCursor {
 
     private final EntryCursor[] sources;
     private final boolean hideTombstones;
@@ -29,12 +30,6 @@ public final class MergingCursor implements EntryCursor {
     private int heapSize;
     private boolean started;
 
-    private byte[] key = new byte[32];
-    private int keyLength;
-    private byte[] value = new byte[64];
-    private int valueLength;
-    private boolean tombstone;
-    private long lsn;
 
     /**
      * @param newestFirst    sources, newest first
@@ -81,15 +76,11 @@ public final class MergingCursor implements EntryCursor {
 
     private void copyFrom(EntryCursor c) {
         keyLength = c.keyLength();
-        if (key.length < keyLength) {
-            key = new byte[Math.max(keyLength, key.length * 2)];
-        }
+        keyBuffer(keyLength);
         System.arraycopy(c.key(), 0, key, 0, keyLength);
         tombstone = c.isTombstone();
         valueLength = tombstone ? 0 : c.valueLength();
-        if (value.length < valueLength) {
-            value = new byte[Math.max(valueLength, value.length * 2)];
-        }
+        valueBuffer(valueLength);
         if (valueLength > 0) {
             System.arraycopy(c.value(), 0, value, 0, valueLength);
         }
@@ -143,36 +134,6 @@ public final class MergingCursor implements EntryCursor {
         int t = heap[i];
         heap[i] = heap[j];
         heap[j] = t;
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public int keyLength() {
-        return keyLength;
-    }
-
-    @Override
-    public byte[] value() {
-        return value;
-    }
-
-    @Override
-    public int valueLength() {
-        return valueLength;
-    }
-
-    @Override
-    public boolean isTombstone() {
-        return tombstone;
-    }
-
-    @Override
-    public long lsn() {
-        return lsn;
     }
 
     @Override

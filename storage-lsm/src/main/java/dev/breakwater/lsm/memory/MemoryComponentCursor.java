@@ -2,7 +2,7 @@ package dev.breakwater.lsm.memory;
 
 import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
 
-import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.BufferedEntryCursor;
 
 /**
  * A forward cursor over a {@link MemoryComponent} at one snapshot: for each key, its newest version
@@ -16,18 +16,12 @@ import dev.breakwater.lsm.EntryCursor;
  *
  * <p>Thread safety: one thread. Writers may insert concurrently; the component must stay open.
  */
-final class MemoryComponentCursor implements EntryCursor {
+final class MemoryComponentCursor extends BufferedEntryCursor {
 
     private final long snapshotLsn;
     private long node;
     private boolean hasCurrent;
     private boolean done;
-    private byte[] key = new byte[64];
-    private int keyLength;
-    private byte[] value = new byte[64];
-    private int valueLength;
-    private boolean tombstone;
-    private long lsn;
 
     MemoryComponentCursor(long start, long snapshotLsn) {
         this.node = start;
@@ -50,51 +44,17 @@ final class MemoryComponentCursor implements EntryCursor {
             return false;
         }
         keyLength = SkipListNodes.keyLength(n);
-        if (key.length < keyLength) {
-            key = new byte[Math.max(keyLength, key.length * 2)];
-        }
+        keyBuffer(keyLength);
         long keyAddress = SkipListNodes.keyAddress(n);
         OffHeapKeys.copyOut(keyAddress, key, keyLength);
         tombstone = SkipListNodes.isTombstone(n);
         valueLength = SkipListNodes.valueLength(n);
-        if (value.length < valueLength) {
-            value = new byte[Math.max(valueLength, value.length * 2)];
-        }
+        valueBuffer(valueLength);
         OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
         lsn = SkipListNodes.lsn(n);
         hasCurrent = true;
         node = SkipListNodes.next(n, 0);
         return true;
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public int keyLength() {
-        return keyLength;
-    }
-
-    @Override
-    public byte[] value() {
-        return value;
-    }
-
-    @Override
-    public int valueLength() {
-        return valueLength;
-    }
-
-    @Override
-    public boolean isTombstone() {
-        return tombstone;
-    }
-
-    @Override
-    public long lsn() {
-        return lsn;
     }
 
     @Override

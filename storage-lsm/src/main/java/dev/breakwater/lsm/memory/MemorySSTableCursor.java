@@ -1,6 +1,6 @@
 package dev.breakwater.lsm.memory;
 
-import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.BufferedEntryCursor;
 
 /**
  * A forward cursor over a {@link MemorySSTable}, from a position found by the table's binary search:
@@ -12,17 +12,11 @@ import dev.breakwater.lsm.EntryCursor;
  *
  * <p>Thread safety: one thread. Requires: the table stays referenced until the cursor is closed.
  */
-final class MemorySSTableCursor implements EntryCursor {
+final class MemorySSTableCursor extends BufferedEntryCursor {
 
     private final MemorySSTable table;
     private int page;
     private int slot;
-    private byte[] key = new byte[64];
-    private int keyLength;
-    private byte[] value = new byte[64];
-    private int valueLength;
-    private boolean tombstone;
-    private long lsn;
 
     MemorySSTableCursor(MemorySSTable table, int page, int slot) {
         this.table = table;
@@ -48,50 +42,16 @@ final class MemorySSTableCursor implements EntryCursor {
         }
         long entry = MemorySSTable.entry(table.page(page), slot++);
         keyLength = MemorySSTable.keyLength(entry);
-        if (key.length < keyLength) {
-            key = new byte[Math.max(keyLength, key.length * 2)];
-        }
+        keyBuffer(keyLength);
         long keyAddress = MemorySSTable.keyAddress(entry);
         OffHeapKeys.copyOut(keyAddress, key, keyLength);
         int raw = MemorySSTable.rawValueLength(entry);
         tombstone = raw == MemorySSTableDescriptor.TOMBSTONE;
         valueLength = tombstone ? 0 : raw;
-        if (value.length < valueLength) {
-            value = new byte[Math.max(valueLength, value.length * 2)];
-        }
+        valueBuffer(valueLength);
         OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
         lsn = MemorySSTable.seq(entry);
         return true;
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public int keyLength() {
-        return keyLength;
-    }
-
-    @Override
-    public byte[] value() {
-        return value;
-    }
-
-    @Override
-    public int valueLength() {
-        return valueLength;
-    }
-
-    @Override
-    public boolean isTombstone() {
-        return tombstone;
-    }
-
-    @Override
-    public long lsn() {
-        return lsn;
     }
 
     @Override

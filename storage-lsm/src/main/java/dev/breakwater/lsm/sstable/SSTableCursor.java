@@ -1,7 +1,7 @@
 package dev.breakwater.lsm.sstable;
 
 import dev.breakwater.common.stats.IoPurpose;
-import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.BufferedEntryCursor;
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -16,21 +16,15 @@ import java.util.Arrays;
  *
  * <p>Thread safety: one thread uses a cursor.
  */
-final class SSTableCursor implements EntryCursor {
+final class SSTableCursor extends BufferedEntryCursor {
 
     private final SSTableReader reader;
     private final IoPurpose purpose;
     private final ReadScratch scratch = new ReadScratch();
-    private final long lsn;
     private int leafNo;
     private int position;
     private int count;
     private boolean done;
-    private byte[] key = new byte[64];
-    private int keyLength;
-    private byte[] value = new byte[64];
-    private int valueLength;
-    private boolean tombstone;
 
     SSTableCursor(SSTableReader reader, byte[] from, int fromLen, IoPurpose purpose) throws IOException {
         this.reader = reader;
@@ -69,47 +63,13 @@ final class SSTableCursor implements EntryCursor {
         LeafView leaf = scratch.leaf;
         int entry = leaf.entry(position++);
         keyLength = leaf.keyLength(entry);
-        if (key.length < keyLength) {
-            key = new byte[Math.max(keyLength, key.length * 2)];
-        }
+        keyBuffer(keyLength);
         leaf.copy(LeafPageDescriptor.keyOffset(entry), key, keyLength);
         tombstone = leaf.isTombstone(entry);
         valueLength = leaf.valueLength(entry);
-        if (value.length < valueLength) {
-            value = new byte[Math.max(valueLength, value.length * 2)];
-        }
+        valueBuffer(valueLength);
         leaf.copy(LeafPageDescriptor.valueOffset(entry, keyLength), value, valueLength);
         return true;
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public int keyLength() {
-        return keyLength;
-    }
-
-    @Override
-    public byte[] value() {
-        return value;
-    }
-
-    @Override
-    public int valueLength() {
-        return valueLength;
-    }
-
-    @Override
-    public boolean isTombstone() {
-        return tombstone;
-    }
-
-    @Override
-    public long lsn() {
-        return lsn;
     }
 
     @Override
