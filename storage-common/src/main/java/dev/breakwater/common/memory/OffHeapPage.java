@@ -109,7 +109,7 @@ public final class OffHeapPage {
     public void copyTo(int offset, OffHeapPage dst, int dstOffset, int len) {
         check(offset, len);
         dst.check(dstOffset, len);
-        MEMORY.copyMemory(address + offset, dst.address + dstOffset, len);
+        UnsafeMemory.copyMemory(address + offset, dst.address + dstOffset, len);
     }
 
     /** Sets {@code len} bytes from {@code offset} to {@code value}. */
