@@ -5,6 +5,7 @@ import dev.breakwater.common.memory.OffHeapArena;
 import dev.breakwater.common.page.PageChecksum;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
+import dev.breakwater.common.util.Backoff;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -170,7 +171,7 @@ public final class BufferCache implements AutoCloseable {
      */
     public CachedPage pin(int fileId, int pageNo, IoPurpose purpose) throws IOException {
         long key = pageKey(fileId, pageNo);
-        while (true) {
+        for (int retry = 0; ; retry++) {
             int slot = table.lookup(key);
             if (slot == PageTable.ABSENT) {
                 CachedPage loaded = load(key, fileId, pageNo, purpose);
@@ -197,7 +198,7 @@ public final class BufferCache implements AutoCloseable {
                 }
                 f.unpin();
             }
-            Thread.onSpinWait(); // stale mapping: the evictor is about to remove it
+            Backoff.pause(retry); // stale mapping: the evictor is about to remove it
         }
     }
 
@@ -208,13 +209,8 @@ public final class BufferCache implements AutoCloseable {
 
     private static int awaitLoad(CachedPage f) {
         int state;
-        int spins = 0;
-        while ((state = f.state) == CachedPage.LOADING) {
-            if (++spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(10_000);
-            }
+        for (int attempt = 0; (state = f.state) == CachedPage.LOADING; attempt++) {
+            Backoff.pause(attempt);
         }
         return state;
     }

@@ -59,8 +59,12 @@ final class DatasetDirectory {
     static LsmTreeOptions treeOptions(StorageConfig c) {
         int pageSize = Math.toIntExact(c.get(ConfigOptions.PAGE_SIZE));
         boolean partitioned = c.get(ConfigOptions.WRITE_MEMORY_SCHEME) == WriteMemoryScheme.PARTITIONED;
-        LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, c.get(ConfigOptions.MEMORY_COMPONENT_SIZE))
-                .withMemoryTableBytes(partitioned ? c.get(ConfigOptions.MEMORY_COMPONENT_SIZE) : c.get(ConfigOptions.WRITE_MEMORY))
+        // M0 is sealed at memory-component-size, but at most an eighth of write memory: sealing copies
+        // M0 into compact memory SSTables, so an M0 near half the pool (32 MiB of the default 64 MiB)
+        // would make every seal wait for flushes.
+        long m0 = Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / 8);
+        LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, m0)
+                .withMemoryTableBytes(partitioned ? m0 : c.get(ConfigOptions.WRITE_MEMORY))
                 .withMemoryLevels(partitioned ? 2 : 0)
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))

@@ -191,7 +191,10 @@ public final class CommitThroughputDriver {
     }
 
     static Target openEngine(Path dir, int recordBytes) {
-        StorageConfig config = StorageConfig.builder().set(ConfigOptions.DURABILITY, Durability.SYNC).build();
+        // -Dbreakwater.config=FILE starts from a JSON/YAML configuration instead of the defaults.
+        String file = System.getProperty("breakwater.config");
+        StorageConfig base = file == null ? StorageConfig.defaults() : StorageConfig.load(Path.of(file));
+        StorageConfig config = base.toBuilder().set(ConfigOptions.DURABILITY, Durability.SYNC).build();
         StorageEngine engine = StorageEngine.open(dir.resolve("engine"), config);
         Dataset ds = engine.createDataset(DatasetSpec.builder("bench").field("id", FieldType.INT64)
                 .field("payload", FieldType.BYTES).primaryKey("id").build());

@@ -61,7 +61,8 @@ public final class ConfigOptions {
             "Compression of B+-tree leaf pages in disk components.");
     public static final Option<Long> MEMORY_COMPONENT_SIZE = define("memory-component-size", ValueType.BYTES, 32 * MIB, "bytes",
             64 * KIB, null, null, null,
-            "Size of the active memory component M0 of a tree; when full it becomes immutable and joins memory level M1.");
+            "Size of the active memory component M0 of a tree (capped at an eighth of write memory); when full it becomes "
+                    + "immutable and joins memory level M1.");
     public static final Option<Double> FLUSH_THRESHOLD = define("flush-threshold", ValueType.DOUBLE, 0.95, "fraction",
             0.5, 1.0, null, null,
             "Fraction of write memory in use at which the flush policy starts flushing.");

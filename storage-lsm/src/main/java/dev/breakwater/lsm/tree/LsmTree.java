@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.common.util.Backoff;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.ManagedTree;
 import dev.breakwater.lsm.merge.MergeSettings;
@@ -258,10 +259,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     public void write(byte[] key, int keyLen, byte[] value, int valueLen, boolean tombstone, long logLsn) throws IOException {
         checkWritable();
         long stallStart = 0;
-        while (true) {
+        for (int sealedRetries = 0; ; ) {
             MemoryTable t = current.active;
             if (!t.enterWriter()) {
-                Thread.onSpinWait(); // sealed: the new active table is being installed
+                Backoff.pause(sealedRetries++); // sealed: the new active table is being installed
                 continue;
             }
             boolean inserted;
@@ -388,13 +389,14 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * version whose disk components already hold later writes is skipped for a newer snapshot.
      */
     private SuperVersion acquire(long[] snapshotOut) {
-        while (true) {
+        for (int retry = 0; ; retry++) {
             long snap = tracker.lastIssued();
-            while (tracker.visible() < snap) {
-                Thread.onSpinWait();
+            for (int attempt = 0; tracker.visible() < snap; attempt++) {
+                Backoff.pause(attempt);
             }
             SuperVersion s = current;
             if (!s.tryRef()) {
+                Backoff.pause(retry);
                 continue;
             }
             if (s.flushedSeq <= snap) {
@@ -402,7 +404,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 return s;
             }
             s.unref();
-            Thread.onSpinWait();
+            Backoff.pause(retry);
         }
     }
 

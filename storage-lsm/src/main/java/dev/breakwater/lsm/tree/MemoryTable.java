@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.common.util.Backoff;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.memory.MemoryComponent;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,8 +70,8 @@ final class MemoryTable {
     /** Stops new writers and waits until those inside have finished. */
     void sealAndDrain() {
         sealed = true;
-        while (writers.get() != 0) {
-            Thread.onSpinWait();
+        for (int attempt = 0; writers.get() != 0; attempt++) {
+            Backoff.pause(attempt);
         }
     }
 

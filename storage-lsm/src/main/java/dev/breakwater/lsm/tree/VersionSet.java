@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.common.util.Backoff;
 import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.stats.IoStatistics;
@@ -115,12 +116,12 @@ final class VersionSet implements AutoCloseable {
      * {@link #current} and the reference, in which case the newer one is read again.
      */
     Version acquireCurrent() {
-        while (true) {
+        for (int attempt = 0; ; attempt++) {
             Version v = current;
             if (v.tryRef()) {
                 return v;
             }
-            Thread.onSpinWait();
+            Backoff.pause(attempt);
         }
     }
 

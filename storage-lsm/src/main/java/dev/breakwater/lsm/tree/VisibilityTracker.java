@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.common.util.Backoff;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -39,8 +40,8 @@ final class VisibilityTracker {
     /** The next sequence number; waits while {@code RING} numbers are in flight. */
     long begin() {
         long seq = next.incrementAndGet();
-        while (seq - visible.get() > RING) {
-            Thread.onSpinWait();
+        for (int attempt = 0; seq - visible.get() > RING; attempt++) {
+            Backoff.pause(attempt);
         }
         return seq;
     }
