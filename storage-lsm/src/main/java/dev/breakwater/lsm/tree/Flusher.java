@@ -52,6 +52,8 @@ final class Flusher {
 
     /** β: below this share of write memory flushed partially within a log window, log flushes are full. */
     static final double BETA = 0.5;
+    /** Units of work one job does before it yields its flush thread. */
+    static final int STEPS_PER_JOB = 2;
 
     private final LsmTree tree;
     /** Guarded by this. */
@@ -106,7 +108,9 @@ final class Flusher {
 
     private void run() {
         try {
-            while (!shutdown && tree.backgroundError == null && step()) {
+            // A few units of work, then back to the end of the pool's queue: trees share the flush
+            // threads fairly, and one busy tree's seals cannot starve another tree's flush request.
+            for (int i = 0; i < STEPS_PER_JOB && !shutdown && tree.backgroundError == null && step(); i++) {
                 // one unit of work per step
             }
         } catch (Throwable e) {

@@ -58,13 +58,15 @@ class WriteMemoryManagerTreeTest {
     /**
      * Ten trees, 80% of the writes to two of them, under the optimal policy. The issue asks for
      * every tree's share of write memory (time-averaged over the last two thirds of the run) within
-     * 10 points of its share of writes. Measured on 2026-11-21:
+     * 10 points of its share of writes. Measured on 2026-11-21 (after flush jobs were made to yield
+     * their thread every two steps), with {@code -Dbreakwater.hotspotOps=800000}:
      * <ul>
-     *   <li>monolithic components (B+-dynamic): hot trees (40% of writes) 32-40%, cold trees (2.5%)
-     *       3-6%: within 10 points in 7 of 7 runs, but only by a 2-point margin on the hot trees;</li>
-     *   <li>partitioned components: hot trees 24-29%, cold trees 5-7%: the hot trees fall short
-     *       (sealing M0 into M1 costs them memory, and each flush request frees one small memory
-     *       SSTable, so the policy has to spread requests over cold trees faster than they refill).</li>
+     *   <li>monolithic components (B+-dynamic): hot trees (40% of writes) 34-38% of memory, cold trees
+     *       (2.5%) 3-4%: within 10 points in 3 of 3 runs; with the CI default of 200,000 operations
+     *       30-40%, sometimes at the edge;</li>
+     *   <li>partitioned components: hot trees 23-61% (one hot tree at 61% and the other at 23% in one
+     *       run), 31-44% in the others: not reliably within 10 points; the two hot trees can lock into
+     *       an uneven split.</li>
      * </ul>
      * CI asserts what holds with margin in every run: cold trees within 10 points, each hot tree
      * holding more than twice any cold tree. {@code -Dbreakwater.strictConvergence=true} asserts the
@@ -114,7 +116,7 @@ class WriteMemoryManagerTreeTest {
             int samples = 0;
             SplittableRandom rnd = new SplittableRandom(7);
             byte[] value = new byte[100];
-            int total = 200_000;
+            int total = Integer.getInteger("breakwater.hotspotOps", 200_000);
             try {
                 for (int op = 0; op < total; op++) {
                     // 80% of writes to 20% of the trees (two of ten), evenly within each group.
