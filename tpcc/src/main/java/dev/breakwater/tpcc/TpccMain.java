@@ -31,29 +31,29 @@ public final class TpccMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TpccMain.class);
 
-    @Option(names = "--warehouses", description = "Warehouses (W). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warehouses", paramLabel = "W", description = "Warehouses (W). Default: ${DEFAULT-VALUE}.")
     int warehouses = 2;
-    @Option(names = "--terminals", description = "Terminals (threads). Default: 2 per warehouse.")
+    @Option(names = "--terminals", paramLabel = "T", description = "Terminals (threads). Default: 2 per warehouse.")
     Integer terminals;
-    @Option(names = "--duration", description = "Measured time, after the warm-up. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--duration", paramLabel = "TIME", description = "Measured time, after the warm-up. Default: ${DEFAULT-VALUE}.")
     String durationText = "60s";
-    @Option(names = "--warmup", description = "Warm-up excluded from the figures. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up excluded from the figures. Default: ${DEFAULT-VALUE}.")
     String warmupText = "10s";
-    @Option(names = "--memory", description = "Engine total memory (e.g. 1g). Default: the embedded default configuration.")
+    @Option(names = "--memory", paramLabel = "SIZE", description = "Engine total memory (e.g. 1g). Default: the embedded default configuration.")
     String memory;
-    @Option(names = "--write-memory", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
+    @Option(names = "--write-memory", paramLabel = "SIZE", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
     String writeMemory;
-    @Option(names = "--durability", description = "sync or async. Default: the embedded default (sync).")
+    @Option(names = "--durability", paramLabel = "sync|async", description = "sync or async. Default: the embedded default (sync).")
     String durability;
-    @Option(names = "--mix", description = "standard (45/43/4/4/4) or read-mostly. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--mix", paramLabel = "MIX", description = "standard (45/43/4/4/4) or read-mostly. Default: ${DEFAULT-VALUE}.")
     String mix = "standard";
-    @Option(names = "--mix-switch-at", description = "Switch the mix at this time from the start of the run (warm-up included).")
+    @Option(names = "--mix-switch-at", paramLabel = "TIME", description = "Switch the mix at this time from the start of the run (warm-up included).")
     String mixSwitchAt;
-    @Option(names = "--mix-after", description = "The mix after --mix-switch-at. Default: read-mostly.")
+    @Option(names = "--mix-after", paramLabel = "MIX", description = "The mix after --mix-switch-at. Default: read-mostly.")
     String mixAfter = "read-mostly";
     @Option(names = "--think-times", description = "Wait the specification's keying and think times (off by default).")
     boolean thinkTimes;
-    @Option(names = "--data", description = "Data directory. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--data", paramLabel = "DIR", description = "Data directory. Default: ${DEFAULT-VALUE}.")
     Path data = Path.of("tpcc-data");
     @Option(names = "--fresh", description = "Delete the data directory and load anew.")
     boolean fresh;
@@ -63,11 +63,11 @@ public final class TpccMain implements Callable<Integer> {
     boolean noLoad;
     @Option(names = "--check-only", description = "Only check consistency of the existing data.")
     boolean checkOnly;
-    @Option(names = "--load-threads", description = "Loader threads. Default: available processors.")
+    @Option(names = "--load-threads", paramLabel = "N", description = "Loader threads. Default: available processors.")
     int loadThreads = Runtime.getRuntime().availableProcessors();
-    @Option(names = "--out", description = "Result JSON. Default: ${DEFAULT-VALUE}; the plot goes next to it (.png).")
+    @Option(names = "--out", paramLabel = "FILE", description = "Result JSON. Default: ${DEFAULT-VALUE}; the plot goes next to it (.png).")
     Path out = Path.of("tpcc-result.json");
-    @Option(names = "--seed", description = "Random seed. Default: time-based.")
+    @Option(names = "--seed", paramLabel = "N", description = "Random seed. Default: time-based.")
     Long seed;
 
     private final PrintStream stdout;
