@@ -375,7 +375,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     private static void addOps(DatasetState ds, byte[] pk, WriteSet.Pending p, List<TreeOp> ops) {
-        if (p.before == null && p.after == null) {
+        if (p.beforeKnown && p.before == null && p.after == null) {
             return; // inserted and deleted in the same transaction
         }
         ops.add(p.after == null ? TreeOp.delete(ds.primaryTreeId, pk) : TreeOp.put(ds.primaryTreeId, pk, ds.records.encode(p.after)));

@@ -154,11 +154,13 @@ final class TransactionImpl implements Transaction {
         checkActive();
         DatasetState ds = engine.state(dataset);
         byte[] pk = prepareWrite(ds, record);
-        if (current(ds, pk) != null) {
+        WriteSet.Pending pending = writes.get(ds, pk);
+        Tuple current = pending != null ? pending.after : engine.readCommitted(ds, pk);
+        if (current != null) {
             throw new DuplicateKeyException("dataset " + ds.spec.name() + " already has a record with primary key "
                     + Arrays.toString(ds.primaryKeys.decode(pk, pk.length, ds.primaryKeys.fieldCount())));
         }
-        buffer(ds, pk, record);
+        buffer(ds, pk, record, null, pending == null);
     }
 
     @Override
@@ -166,7 +168,7 @@ final class TransactionImpl implements Transaction {
         checkActive();
         DatasetState ds = engine.state(dataset);
         byte[] pk = prepareWrite(ds, record);
-        buffer(ds, pk, record);
+        buffer(ds, pk, record, null, false);
     }
 
     @Override
@@ -175,10 +177,12 @@ final class TransactionImpl implements Transaction {
         DatasetState ds = engine.state(dataset);
         byte[] pk = ds.primaryKeys.encodeFull(primaryKey);
         lockKey(ds.primaryTreeId, ds.primaryKeys, pk, LockMode.X);
-        if (current(ds, pk) == null) {
+        WriteSet.Pending pending = writes.get(ds, pk);
+        Tuple current = pending != null ? pending.after : engine.readCommitted(ds, pk);
+        if (current == null) {
             return false;
         }
-        buffer(ds, pk, null);
+        buffer(ds, pk, null, current, pending == null);
         return true;
     }
 
@@ -190,18 +194,22 @@ final class TransactionImpl implements Transaction {
         return pk;
     }
 
-    /** The record as this transaction sees it. Requires: X lock on {@code pk} held. */
-    private Tuple current(DatasetState ds, byte[] pk) {
-        WriteSet.Pending p = writes.get(ds, pk);
-        return p != null ? p.after : engine.readCommitted(ds, pk);
-    }
-
-    /** Requires: X lock on {@code pk}. Also locks the secondary entries the write removes and adds. */
-    private void buffer(DatasetState ds, byte[] pk, Tuple after) {
+    /**
+     * Requires: X lock on {@code pk}. Also locks the secondary entries the write removes and adds.
+     *
+     * @param committed      the committed record, if the caller read it ({@code known})
+     * @param known          whether {@code committed} is the committed record; if not, it is read
+     *                       here only when secondary indexes need it
+     */
+    private void buffer(DatasetState ds, byte[] pk, Tuple after, Tuple committed, boolean known) {
         TreeMap<byte[], WriteSet.Pending> m = writes.of(ds);
         WriteSet.Pending p = m.get(pk);
         if (p == null) {
-            p = new WriteSet.Pending(engine.readCommitted(ds, pk));
+            if (!known && !ds.secondaries.isEmpty()) {
+                committed = engine.readCommitted(ds, pk);
+                known = true;
+            }
+            p = new WriteSet.Pending(known ? committed : null, known);
             m.put(pk, p);
         }
         p.after = after;

@@ -8,7 +8,8 @@ import java.util.TreeMap;
 /**
  * A transaction's buffered writes, per dataset, keyed by encoded primary key. Each entry remembers
  * the committed record as it was when the transaction first wrote the key (read under an exclusive
- * lock, so it stays current until commit): the commit needs it to remove the old secondary entries.
+ * lock, so it stays current until commit) whenever the dataset has secondary indexes: the commit
+ * needs it to remove the old secondary entries.
  *
  * <p>Thread safety: none; owned by one transaction.
  */
@@ -16,13 +17,19 @@ final class WriteSet {
 
     /** The pending state of one primary key. */
     static final class Pending {
-        /** The committed record before this transaction, or null. */
+        /** The committed record before this transaction, or null (none, or not read: see {@link #beforeKnown}). */
         final Tuple before;
+        /**
+         * Whether {@link #before} was read. An upsert into a dataset without secondary indexes does
+         * not read it: nothing needs the old record, and the read may cost a disk page.
+         */
+        final boolean beforeKnown;
         /** The record after this transaction, or null for deleted. */
         Tuple after;
 
-        Pending(Tuple before) {
+        Pending(Tuple before, boolean beforeKnown) {
             this.before = before;
+            this.beforeKnown = beforeKnown;
         }
     }
 

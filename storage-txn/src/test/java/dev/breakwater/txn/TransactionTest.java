@@ -67,6 +67,30 @@ class TransactionTest {
     }
 
     @Test
+    void writesInOneTransactionCombineWithAndWithoutSecondaryIndexes() {
+        Dataset plain = engine.createDataset(DatasetSpec.builder("plain").field("k", dev.breakwater.common.key.FieldType.INT32)
+                .field("v", dev.breakwater.common.key.FieldType.STRING).primaryKey("k").build());
+        plain.insert(Tuple.of(1, "one"));
+        engine.inTransaction(tx -> {
+            tx.insert(plain, Tuple.of(2, "two"));
+            tx.delete(plain, Key.of(2));          // inserted and deleted: nothing
+            tx.upsert(plain, Tuple.of(1, "uno")); // blind upsert: the old record is not read
+            tx.upsert(plain, Tuple.of(3, "three"));
+            tx.delete(plain, Key.of(3));
+            tx.insert(c, EngineFixture.customer(1, 1, 50, "L50", 1));
+            tx.delete(c, Key.of(1, 1, 50));        // with an index: no entry may remain
+            tx.upsert(c, EngineFixture.customer(1, 1, 2, "RENAMED", 2));
+        });
+        assertEquals("uno", plain.get(Key.of(1)).getString(1));
+        assertNull(plain.get(Key.of(2)));
+        assertNull(plain.get(Key.of(3)));
+        assertNull(c.get(Key.of(1, 1, 50)));
+        assertTrue(ids(c.index("by_last").scan(KeyRange.prefix(Key.of(1, 1, "L50")))).isEmpty());
+        assertTrue(ids(c.index("by_last").scan(KeyRange.exactly(Key.of(1, 1, "L2")))).isEmpty(), "old entry removed");
+        assertEquals(List.of(2), ids(c.index("by_last").scan(KeyRange.prefix(Key.of(1, 1, "RENAMED")))));
+    }
+
+    @Test
     void abortAndCloseDiscardEverything() {
         try (Transaction tx = engine.begin()) {
             tx.upsert(c, EngineFixture.customer(1, 1, 3, "NEW", 1));
