@@ -91,7 +91,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
             description = "Distinct values of an indexed field (Zipfian). Default: ${DEFAULT-VALUE}.")
     long indexCardinality;
     @Option(names = "--hotspot", defaultValue = "80/20",
-            description = "x/y: x% of operations go to y% of the datasets (and of the fields for updates). Default: ${DEFAULT-VALUE}.")
+            description = "x/y: x%% of operations go to y%% of the datasets (and of the fields for updates). Default: ${DEFAULT-VALUE}.")
     String hotspot;
     @Option(names = "--threads", defaultValue = "2", description = "Client threads. Default: ${DEFAULT-VALUE}.")
     int threads;
