@@ -88,24 +88,7 @@ public final class CommitThroughputDriver {
     }
 
     static int runCli(String[] args, PrintStream stdout, PrintStream stderr) throws Exception {
-        Config c;
-        try {
-            c = parse(args);
-        } catch (IllegalArgumentException e) {
-            stderr.println(e.getMessage());
-            stderr.println(USAGE);
-            return 2;
-        }
-        if (c == null) {
-            stdout.println(USAGE);
-            return 0;
-        }
-        Map<String, Object> report = run(c, stderr);
-        stdout.println(table(report));
-        if (c.out() != null) {
-            TxnBench.writeJson(report, c.out(), stdout, stderr);
-        }
-        return 0;
+        return TxnBench.runCli(args, stdout, stderr, USAGE, CommitThroughputDriver::parse, CommitThroughputDriver::run, CommitThroughputDriver::table, Config::out);
     }
 
     static Config parse(String[] args) {

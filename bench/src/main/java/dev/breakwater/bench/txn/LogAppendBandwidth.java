@@ -75,24 +75,7 @@ public final class LogAppendBandwidth {
     }
 
     static int runCli(String[] args, PrintStream stdout, PrintStream stderr) throws Exception {
-        Config c;
-        try {
-            c = parse(args);
-        } catch (IllegalArgumentException e) {
-            stderr.println(e.getMessage());
-            stderr.println(USAGE);
-            return 2;
-        }
-        if (c == null) {
-            stdout.println(USAGE);
-            return 0;
-        }
-        Map<String, Object> report = run(c, stderr);
-        stdout.println(table(report));
-        if (c.out() != null) {
-            TxnBench.writeJson(report, c.out(), stdout, stderr);
-        }
-        return 0;
+        return TxnBench.runCli(args, stdout, stderr, USAGE, LogAppendBandwidth::parse, LogAppendBandwidth::run, LogAppendBandwidth::table, Config::out);
     }
 
     static Config parse(String[] args) {

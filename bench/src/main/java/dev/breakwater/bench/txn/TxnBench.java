@@ -28,6 +28,41 @@ final class TxnBench {
     private TxnBench() {
     }
 
+    /** A driver's measurement: runs a parsed configuration, reporting progress to {@code log}. */
+    @FunctionalInterface
+    interface Measurement<C> {
+        Map<String, Object> run(C config, PrintStream log) throws Exception;
+    }
+
+    /**
+     * The command line every driver of this package shares: parse (usage on {@code --help} or on a
+     * bad option, exit code 2 for the latter), run, print the table, and write the JSON report if
+     * {@code out} names a file.
+     */
+    static <C> int runCli(String[] args, PrintStream stdout, PrintStream stderr, String usage,
+                          java.util.function.Function<String[], C> parse, Measurement<C> measurement,
+                          java.util.function.Function<Map<String, Object>, String> table,
+                          java.util.function.Function<C, Path> out) throws Exception {
+        C c;
+        try {
+            c = parse.apply(args);
+        } catch (IllegalArgumentException e) {
+            stderr.println(e.getMessage());
+            stderr.println(usage);
+            return 2;
+        }
+        if (c == null) {
+            stdout.println(usage);
+            return 0;
+        }
+        Map<String, Object> report = measurement.run(c, stderr);
+        stdout.println(table.apply(report));
+        if (out.apply(c) != null) {
+            writeJson(report, out.apply(c), stdout, stderr);
+        }
+        return 0;
+    }
+
     /**
      * Parses {@code --name value} and {@code --name=value} pairs. Returns null for {@code --help}.
      *
