@@ -110,7 +110,7 @@ public final class StorageEngine implements AutoCloseable {
                 Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
         this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
         this.resources = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
-                config.get(ConfigOptions.MERGE_THREADS));
+                config.get(ConfigOptions.MERGE_THREADS), config.get(ConfigOptions.MEMORY_MERGE_THREADS));
         this.locks = new EngineLocks();
         // The manager reads the log position lazily: the log opens after recovery.
         this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),

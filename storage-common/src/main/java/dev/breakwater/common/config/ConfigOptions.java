@@ -90,6 +90,9 @@ public final class ConfigOptions {
     public static final Option<Integer> MERGE_THREADS = define("merge-threads", ValueType.INT, 1, "threads",
             1, 64, null, null,
             "Threads that run merges.");
+    public static final Option<Integer> MEMORY_MERGE_THREADS = define("memory-merge-threads", ValueType.INT, 1, "threads",
+            1, 64, null, null,
+            "Threads that run memory merges between the memory levels of partitioned memory components (PARTITIONED scheme).");
 
     // ---- log (DESIGN.md §5) -----------------------------------------------------------------
     public static final Option<Durability> DURABILITY = define("durability", ValueType.enumOf(Durability.class),

@@ -44,7 +44,7 @@ class StorageConfigTest {
         assertEquals(Durability.SYNC, d.get(DURABILITY));
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
-        assertEquals(24, ConfigOptions.ALL.size());
+        assertEquals(25, ConfigOptions.ALL.size());
     }
 
     @Test
@@ -153,6 +153,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
                 .set(ConfigOptions.MERGE_THREADS, 3)
+                .set(ConfigOptions.MEMORY_MERGE_THREADS, 2)
                 .set(DURABILITY, Durability.ASYNC)
                 .set(ConfigOptions.ASYNC_SYNC_INTERVAL, 5L)
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)

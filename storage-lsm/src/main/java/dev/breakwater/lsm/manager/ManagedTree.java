@@ -27,10 +27,22 @@ public interface ManagedTree {
     void requestFlush(FlushCause cause);
 
     /**
-     * About how many bytes one more {@link #requestFlush} would free, beyond the flushes already
-     * under way: the active memory component of a monolithic tree, the next memory SSTable of a
-     * partitioned one; 0 while such a request is still pending. Lets the manager ask enough trees
-     * at once to get below its threshold, and not ask the same tree again meanwhile.
+     * Starts freeing about {@code bytes} of memory without waiting, and says how much it will free:
+     * a monolithic tree seals its whole memory component whatever {@code bytes} is; a partitioned
+     * one adds {@code bytes} (at most what it holds in memory levels and is not already flushing) to
+     * its pending partial flushes, which take tables of its last memory level round-robin. 0 if it
+     * holds nothing more to flush.
+     */
+    default long requestFlush(FlushCause cause, long bytes) {
+        long flushable = flushableBytes();
+        requestFlush(cause);
+        return flushable;
+    }
+
+    /**
+     * Bytes that further flush requests could free, beyond the flushes already under way: the
+     * active memory component of a monolithic tree, the memory levels of a partitioned one less its
+     * pending partial flushes. Lets the manager ask enough trees to get below its threshold.
      */
     long flushableBytes();
 

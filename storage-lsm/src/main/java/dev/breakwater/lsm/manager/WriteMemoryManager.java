@@ -48,6 +48,9 @@ public final class WriteMemoryManager {
     private final Map<ManagedTree, String> groupOf = new ConcurrentHashMap<>();
     private final Map<ManagedTree, Double> averageMemory = new ConcurrentHashMap<>();
     private final WriteRates rates;
+    /** The smallest amount one memory-triggered flush request asks a tree to free. */
+    static final long MIN_FLUSH_SLICE = 64 * 1024;
+
     /** STATIC: active datasets, least recently written first. Guarded by itself. */
     private final LinkedHashMap<String, Boolean> activeGroups = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, Boolean> activeFast = new ConcurrentHashMap<>();
@@ -135,9 +138,11 @@ public final class WriteMemoryManager {
 
     /**
      * Asks trees, in the flush policy's order, to flush until the memory they are expected to free
-     * brings usage below the threshold (at least one tree). Each pick is made as if the trees
-     * already picked had flushed, so the optimal policy spreads the work over the trees whose share
-     * most exceeds their write rate. Also what a writer facing an empty pool calls.
+     * brings usage below the threshold. The excess is handed out in slices (an eighth of it, at
+     * least {@link #MIN_FLUSH_SLICE}); before each slice the policy picks again from what the trees
+     * will hold once the flushes already asked for are done, so the optimal policy spreads the work
+     * over the trees whose share most exceeds their write rate, and max-memory takes from the largest
+     * until it no longer is. Also what a writer facing an empty pool calls.
      */
     public synchronized void relievePressure() {
         long flushing = 0;
@@ -147,36 +152,32 @@ public final class WriteMemoryManager {
         // Memory already on its way out counts as freed: asking again would pile requests on the
         // same trees while the rest of the excess stays where it is.
         long excess = pool.usedBytes() - flushing - (long) (options.flushThreshold() * pool.capacityBytes());
-        Map<ManagedTree, Long> planned = new java.util.HashMap<>();
+        long slice = Math.max(MIN_FLUSH_SLICE, excess / 8);
         long freed = 0;
-        while (freed < Math.max(1, excess) && planned.size() < trees.size()) {
-            ManagedTree victim = pick(planned);
+        for (int asked = 0; freed < Math.max(1, excess) && asked < 16 * trees.size(); asked++) {
+            ManagedTree victim = pick();
             if (victim == null) {
                 return;
             }
-            long bytes = Math.max(1, victim.flushableBytes());
-            victim.requestFlush(FlushCause.MEMORY);
-            planned.merge(victim, bytes, Long::sum);
+            long bytes = victim.requestFlush(FlushCause.MEMORY, Math.min(slice, Math.max(1, excess - freed)));
+            if (bytes <= 0) {
+                return; // the picked tree had nothing it could give after all; the next tick tries again
+            }
             freed += bytes;
         }
     }
 
-    /** The tree the flush policy picks now, or null if no tree holds memory. */
-    ManagedTree pick() {
-        return pick(Map.of());
-    }
-
     /**
-     * The tree the flush policy picks if the trees in {@code planned} had already given back the
-     * bytes noted there (trees already picked are not picked again).
+     * The tree the flush policy picks now, judged by the memory each tree will hold once the flushes
+     * already asked for are done; null if no tree holds memory it could still flush.
      */
-    private ManagedTree pick(Map<ManagedTree, Long> planned) {
+    ManagedTree pick() {
         Map<ManagedTree, Long> memory = new java.util.HashMap<>();
         List<ManagedTree> holding = new ArrayList<>();
         for (ManagedTree t : trees) {
-            long m = Math.max(0, t.memoryBytes() - t.flushingBytes() - planned.getOrDefault(t, 0L));
+            long m = Math.max(0, t.memoryBytes() - t.flushingBytes());
             memory.put(t, m);
-            if (m > 0 && t.flushableBytes() > 0 && !planned.containsKey(t)) {
+            if (m > 0 && t.flushableBytes() > 0) {
                 holding.add(t);
             }
         }

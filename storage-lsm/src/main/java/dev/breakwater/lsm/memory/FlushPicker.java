@@ -40,33 +40,56 @@ public final class FlushPicker {
     }
 
     /**
-     * Memory-triggered (partial) flush: in the deepest non-empty level, the first table that is not
-     * busy and whose smallest key is greater than {@code lastFlushedLargest} (the largest key of the
-     * previous round-robin pick; null starts from the beginning), wrapping around to the first
-     * non-busy table of the level. The caller remembers the picked table's largest key as the next
-     * position.
+     * Memory-triggered (partial) flush of one table: {@link #pickMemoryTriggered(List, byte[], Set, long)}
+     * with no byte target.
      */
     public static Optional<MemoryFlushTask> pickMemoryTriggered(List<List<MemorySSTableMeta>> levels, byte[] lastFlushedLargest,
                                                                 Set<Long> busy) {
+        return pickMemoryTriggered(levels, lastFlushedLargest, busy, 0);
+    }
+
+    /**
+     * Memory-triggered (partial) flush: in the deepest non-empty level, tables in round-robin key
+     * order: from the first table that is not busy and whose smallest key is greater than
+     * {@code lastFlushedLargest} (the largest key of the previous pick; null starts from the
+     * beginning; past the end of the level, from its first table) onwards, skipping busy tables,
+     * until they hold at least {@code targetBytes} or the level ends; always at least one table. The
+     * tables are in key order, so the caller remembers the last one's largest key as the next position.
+     * Taking several tables in one flush writes fewer, larger L0 tables than one flush per table.
+     */
+    public static Optional<MemoryFlushTask> pickMemoryTriggered(List<List<MemorySSTableMeta>> levels, byte[] lastFlushedLargest,
+                                                                Set<Long> busy, long targetBytes) {
         int level = deepestNonEmpty(levels);
         if (level == 0) {
             return Optional.empty();
         }
         List<MemorySSTableMeta> tables = levels.get(level - 1);
-        MemorySSTableMeta first = null;
-        for (MemorySSTableMeta t : tables) {
-            if (busy.contains(t.id())) {
-                continue;
-            }
-            if (first == null) {
-                first = t;
-            }
-            if (lastFlushedLargest == null || Arrays.compareUnsigned(t.smallest(), lastFlushedLargest) > 0) {
-                return Optional.of(task(MemoryFlushTask.Kind.MEMORY_TRIGGERED, level, t, "round-robin"));
+        int start = -1;
+        for (int i = 0; i < tables.size() && start < 0; i++) {
+            MemorySSTableMeta t = tables.get(i);
+            if (!busy.contains(t.id()) && (lastFlushedLargest == null || Arrays.compareUnsigned(t.smallest(), lastFlushedLargest) > 0)) {
+                start = i;
             }
         }
-        return first == null ? Optional.empty()
-                : Optional.of(task(MemoryFlushTask.Kind.MEMORY_TRIGGERED, level, first, "round-robin, wrapped"));
+        boolean wrapped = start < 0;
+        if (wrapped) {
+            start = 0;
+        }
+        List<MemorySSTableMeta> picked = new ArrayList<>();
+        long bytes = 0;
+        for (int i = start; i < tables.size() && (picked.isEmpty() || bytes < targetBytes); i++) {
+            MemorySSTableMeta t = tables.get(i);
+            if (!busy.contains(t.id())) {
+                picked.add(t);
+                bytes += t.bytes();
+            }
+        }
+        if (picked.isEmpty()) {
+            return Optional.empty();
+        }
+        String how = String.format("M%d, %d table(s) from #%d, %d B, round-robin%s", level, picked.size(), picked.get(0).id(), bytes,
+                wrapped ? ", wrapped" : "");
+        return Optional.of(new MemoryFlushTask(MemoryFlushTask.Kind.MEMORY_TRIGGERED, List.of(new MemoryFlushTask.Input(level, picked)), how));
     }
 
     /**
@@ -152,10 +175,5 @@ public final class FlushPicker {
             }
         }
         return false;
-    }
-
-    private static MemoryFlushTask task(MemoryFlushTask.Kind kind, int level, MemorySSTableMeta t, String how) {
-        return new MemoryFlushTask(kind, List.of(new MemoryFlushTask.Input(level, List.of(t))),
-                String.format("M%d table #%d, %s", level, t.id(), how));
     }
 }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A tree's memory worker, one job at a time per tree on the shared flush pool. It does, in order of
@@ -36,17 +37,20 @@ import java.util.concurrent.TimeUnit;
  *   <li>a log-triggered flush: the memory SSTable with the minimum LSN plus the overlapping older
  *       ones, or a full flush when less than β of write memory was flushed partially within the
  *       last log window (section 4.1.4);</li>
- *   <li>a memory-triggered flush: the next table of the last memory level, round-robin by key;</li>
- *   <li>a due memory merge (greedy minimum overlap ratio, size ratio 10).</li>
+ *   <li>a memory-triggered flush: the next tables of the last memory level, round-robin by key,
+ *       until the bytes the write-memory manager asked for are flushed;</li>
  * </ol>
+ * Memory merges between memory levels run on their own pool ({@link MemoryMerger}); the tables a
+ * merge reads are busy, and a seal or flush that needs one waits until the merge wakes this worker.
  * Everything that reaches disk goes through SSTables, a log barrier (the log must be durable up to
  * the data's highest LSN), L0 group placement and one version edit, as LevelDB's flush does.
  *
  * <p>L0 back-pressure: at {@code l0SlowdownGroups} groups a disk flush is delayed a little per extra
  * group; at {@code l0StopGroups} it waits until merges bring L0 below the limit. Both are counted.
  *
- * <p>Thread safety: safe; at most one job per tree runs at a time (guarded by this monitor), so the
- * memory levels change only on the job's thread (under the tree's state lock).
+ * <p>Thread safety: safe; at most one job per tree runs at a time (guarded by this monitor). The
+ * memory levels change under the tree's state lock, by this worker or the memory merger, each
+ * replacing only tables it marked busy.
  */
 final class Flusher {
 
@@ -54,6 +58,8 @@ final class Flusher {
     static final double BETA = 0.5;
     /** Units of work one job does before it yields its flush thread. */
     static final int STEPS_PER_JOB = 2;
+    /** A memory-triggered flush writes at most this many M0 sizes at once. */
+    static final int MAX_MEMORY_FLUSH_M0S = 4;
 
     private final LsmTree tree;
     /** Guarded by this. */
@@ -61,10 +67,11 @@ final class Flusher {
     private volatile boolean shutdown;
     private volatile boolean fullRequested;
     private volatile boolean logRequested;
-    private volatile boolean memoryRequested;
+    /** Bytes of memory-triggered partial flushes asked for and not yet flushed. */
+    private final AtomicLong memoryRequestedBytes = new AtomicLong();
     private volatile FlushCause memoryCause = FlushCause.MEMORY;
-    /** Memory merges wait for the next disk flush after a merge ran out of pool pages. */
-    private boolean mergesBlockedByMemory;
+    /** The last step found the tables it needs busy in a memory merge; the merge wakes it. */
+    private volatile boolean waitingForMemoryMerge;
     /** Round-robin position of memory-triggered flushes: the largest key flushed last. Job thread only. */
     private byte[] lastFlushedLargest;
     /** (log position, bytes) of recent partial flushes, for the β rule. Job thread only. */
@@ -85,9 +92,9 @@ final class Flusher {
         tree.resources.flushExecutor().execute(this::run);
     }
 
-    /** True while a memory-triggered flush was asked for and has not started. */
-    boolean memoryFlushPending() {
-        return memoryRequested;
+    /** Bytes of memory-triggered partial flushes asked for and not flushed yet. */
+    long pendingMemoryFlushBytes() {
+        return memoryRequestedBytes.get();
     }
 
     void requestFullFlush() {
@@ -95,13 +102,16 @@ final class Flusher {
         schedule();
     }
 
-    /** A partial flush of the memory levels: memory-triggered, or log-triggered for {@link FlushCause#LOG}. */
-    void requestMemoryFlush(FlushCause cause) {
+    /**
+     * A partial flush of the memory levels: log-triggered for {@link FlushCause#LOG}, else
+     * memory-triggered, of about {@code bytes} more (at least one table).
+     */
+    void requestMemoryFlush(FlushCause cause, long bytes) {
         if (cause == FlushCause.LOG) {
             logRequested = true;
         } else {
             memoryCause = cause;
-            memoryRequested = true;
+            memoryRequestedBytes.addAndGet(Math.max(1, bytes));
         }
         schedule();
     }
@@ -129,15 +139,18 @@ final class Flusher {
     }
 
     private boolean hasWork() {
+        if (waitingForMemoryMerge) {
+            return false; // the memory merge wakes this worker when it releases its tables
+        }
         synchronized (tree.stateLock) {
             if (!tree.immutables.isEmpty()) {
                 return true;
             }
         }
-        return fullRequested || logRequested || memoryRequested;
+        return fullRequested || logRequested || memoryRequestedBytes.get() > 0;
     }
 
-    /** Does one unit of work; false when there is none. */
+    /** Does one unit of work; false when there is none, or when it waits for a memory merge to release tables. */
     private boolean step() throws IOException {
         MemoryTable oldest;
         MemoryLevels levels;
@@ -148,51 +161,93 @@ final class Flusher {
         if (oldest != null) {
             if (!tree.options.partitioned() || (oldest.directToDisk && levels.isEmpty())) {
                 flushOne(oldest);
-            } else {
-                sealIntoMemory(oldest, levels);
+                return true;
             }
-            return true;
+            return sealIntoMemory(oldest);
         }
         if (!tree.options.partitioned()) {
-            fullRequested = logRequested = memoryRequested = false;
+            fullRequested = logRequested = false;
+            memoryRequestedBytes.set(0);
             return false;
         }
         if (fullRequested) {
+            MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickFull(tree.memoryLevels.metas(), busy));
+            if (task == BLOCKED) {
+                return false;
+            }
             fullRequested = false;
-            Optional<MemoryFlushTask> task = FlushPicker.pickFull(levels.metas(), Set.of());
-            if (task.isPresent()) {
-                flushMemoryTables(task.get(), FlushCause.EXPLICIT, false);
+            if (task != null) {
+                flushMemoryTables(task, FlushCause.EXPLICIT, false);
             }
             return true;
         }
         if (logRequested) {
+            boolean full = preferFull();
+            MemoryFlushTask task = pickAndMark(busy -> full ? FlushPicker.pickFull(tree.memoryLevels.metas(), busy)
+                    : FlushPicker.pickLogTriggered(tree.memoryLevels.metas(), busy));
+            if (task == BLOCKED) {
+                return false;
+            }
             logRequested = false;
-            Optional<MemoryFlushTask> task = preferFull(levels) ? FlushPicker.pickFull(levels.metas(), Set.of())
-                    : FlushPicker.pickLogTriggered(levels.metas(), Set.of());
-            if (task.isPresent()) {
-                flushMemoryTables(task.get(), FlushCause.LOG, task.get().kind() != MemoryFlushTask.Kind.FULL);
+            if (task != null) {
+                flushMemoryTables(task, FlushCause.LOG, task.kind() != MemoryFlushTask.Kind.FULL);
             }
             return true;
         }
-        if (memoryRequested) {
-            memoryRequested = false;
-            Optional<MemoryFlushTask> task = FlushPicker.pickMemoryTriggered(levels.metas(), lastFlushedLargest, Set.of());
-            if (task.isPresent()) {
-                List<MemorySSTableMeta> flushed = task.get().allTables();
-                flushMemoryTables(task.get(), memoryCause, true);
-                lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+        long requested = memoryRequestedBytes.get();
+        if (requested > 0) {
+            // One flush takes at most a few M0s' worth, so seals (which free M0 for the writers) wait
+            // at most that long; the rest of the request follows in the next steps.
+            long target = Math.min(requested, MAX_MEMORY_FLUSH_M0S * tree.options.memoryTableBytes());
+            MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest,
+                    busy, target));
+            if (task == BLOCKED) {
+                return false;
             }
-            return true;
-        }
-        if (!mergesBlockedByMemory) {
-            Optional<MemoryMergeTask> merge = MemoryMergePicker.pick(levels.metas(), Set.of(),
-                    MemoryMergeSettings.withBase(tree.options.memoryTableBytes()));
-            if (merge.isPresent()) {
-                memoryMerge(merge.get(), levels);
+            if (task == null) {
+                memoryRequestedBytes.set(0); // nothing left in the memory levels
                 return true;
             }
+            flushMemoryTables(task, memoryCause, true);
+            List<MemorySSTableMeta> flushed = task.allTables();
+            lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+            memoryRequestedBytes.accumulateAndGet(task.bytes(), (left, done) -> Math.max(0, left - done));
+            return true;
         }
         return false;
+    }
+
+    /** What {@link #pickAndMark} returns when the only tables to take are busy in a memory merge. */
+    private static final MemoryFlushTask BLOCKED = new MemoryFlushTask(MemoryFlushTask.Kind.FULL, List.of(), "blocked by a memory merge");
+
+    /**
+     * Picks under the state lock, skipping tables a memory merge is reading, and marks the pick's
+     * tables busy. Returns null if there is nothing to flush, or {@link #BLOCKED} (and remembers to
+     * wait for {@link #memoryTablesReleased}) if only busy tables stand in the way.
+     */
+    private MemoryFlushTask pickAndMark(java.util.function.Function<Set<Long>, Optional<MemoryFlushTask>> picker) {
+        synchronized (tree.stateLock) {
+            Optional<MemoryFlushTask> task = picker.apply(tree.busyMemoryTables);
+            if (task.isPresent()) {
+                for (MemorySSTableMeta m : task.get().allTables()) {
+                    tree.busyMemoryTables.add(m.id());
+                }
+                return task.get();
+            }
+            if (tree.busyMemoryTables.isEmpty() || picker.apply(Set.of()).isEmpty()) {
+                return null;
+            }
+            waitingForMemoryMerge = true;
+            return BLOCKED;
+        }
+    }
+
+    /** A memory merge installed or gave up: tables it held are free again, so look for work. */
+    void memoryTablesReleased() {
+        if (waitingForMemoryMerge) {
+            waitingForMemoryMerge = false;
+            schedule();
+        }
     }
 
     // ------------------------------------------------------------------ monolithic: memory table to disk
@@ -219,116 +274,101 @@ final class Flusher {
 
     // ------------------------------------------------------------------ partitioned: memory levels
 
-    /** Merges sealed M0 with the overlapping M1 tables into new M1 tables; falls back to a full disk flush without pool pages. */
-    private void sealIntoMemory(MemoryTable t, MemoryLevels levels) throws IOException {
+    /**
+     * Merges sealed M0 with the overlapping M1 tables into new M1 tables. Without pool pages for the
+     * compact copy, frees some with a partial flush of the last memory level instead (or, with no
+     * memory level to flush, writes M0 itself to disk). False if an overlapping M1 table is busy in
+     * a memory merge: the seal waits for it.
+     */
+    private boolean sealIntoMemory(MemoryTable t) throws IOException {
         byte[][] range = keyRange(t);
         if (range == null) { // nothing in it
             synchronized (tree.stateLock) {
                 tree.immutables.remove(t);
                 tree.installSuperVersion();
             }
-            return;
+            return true;
         }
-        MemoryMergeTask task = MemoryMergePicker.pickSeal(t.component.bytesUsed(), range[0], range[1], levels.metas(), Set.of())
-                .orElseThrow(() -> new IllegalStateException("no seal task with nothing busy"));
-        List<MemorySSTable> lower = tables(levels, task.lower());
-        long minLsn = Math.min(t.minLogLsn(), minLogLsn(lower));
-        long maxLsn = Math.max(t.maxLogLsn(), maxLogLsn(lower));
-        List<EntryCursor> sources = new ArrayList<>();
-        sources.add(t.component.flushCursor());
-        for (MemorySSTable m : lower) {
-            sources.add(m.cursor(null, 0));
-        }
-        List<MemorySSTable> outputs = build(new MergingCursor(sources, false), minLsn, maxLsn);
-        if (outputs == null) {
-            // No pool pages for the compact copy. Free some with a partial flush of the last memory
-            // level and try again on the next step; with no memory level to flush, write M0 itself
-            // to disk (correct then: nothing in memory is older than it).
-            Optional<MemoryFlushTask> partial = FlushPicker.pickMemoryTriggered(levels.metas(), lastFlushedLargest, Set.of());
-            if (partial.isPresent()) {
-                List<MemorySSTableMeta> flushed = partial.get().allTables();
-                flushMemoryTables(partial.get(), FlushCause.MEMORY, true);
-                lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
-            } else {
-                flushOne(t);
+        List<MemorySSTable> lower;
+        synchronized (tree.stateLock) {
+            MemoryLevels levels = tree.memoryLevels;
+            Optional<MemoryMergeTask> task = MemoryMergePicker.pickSeal(t.component.bytesUsed(), range[0], range[1], levels.metas(),
+                    tree.busyMemoryTables);
+            if (task.isEmpty()) {
+                waitingForMemoryMerge = true;
+                return false;
             }
-            return;
+            lower = MemorySSTables.tables(levels, task.get().lower());
+            lower.forEach(m -> tree.busyMemoryTables.add(m.id()));
         }
-        synchronized (tree.stateLock) {
-            tree.immutables.remove(t);
-            tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
-            tree.memoryLevels = tree.memoryLevels.replace(lower, 1, outputs);
-            tree.installSuperVersion();
-        }
-        lower.forEach(MemorySSTable::unref);
-        tree.stats.memorySeals.increment();
-    }
-
-    private void memoryMerge(MemoryMergeTask task, MemoryLevels levels) throws IOException {
-        List<MemorySSTable> inputs = tables(levels, task.allTables());
-        List<EntryCursor> sources = new ArrayList<>();
-        for (MemorySSTable m : inputs) {
-            sources.add(m.cursor(null, 0));
-        }
-        List<MemorySSTable> outputs = build(new MergingCursor(sources, false), minLogLsn(inputs), maxLogLsn(inputs));
-        if (outputs == null) {
-            mergesBlockedByMemory = true; // try again after the next disk flush frees pages
-            return;
-        }
-        synchronized (tree.stateLock) {
-            tree.memoryLevels = tree.memoryLevels.replace(inputs, task.outputLevel(), outputs);
-            tree.installSuperVersion();
-        }
-        inputs.forEach(MemorySSTable::unref);
-        tree.stats.memoryMerges.increment();
-        tree.stats.memoryMergeBytes.add(task.inputBytes());
-    }
-
-    /** Builds range-partitioned memory SSTables from {@code merged}; null (nothing leaked) if the pool runs dry. */
-    private List<MemorySSTable> build(MergingCursor merged, long minLsn, long maxLsn) throws IOException {
-        List<MemorySSTable> outputs = new ArrayList<>();
-        try (merged) {
-            while (true) {
-                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
-                        tree.options.bloomBitsFor(0), minLsn, maxLsn);
-                switch (r.status()) {
-                    case BUILT -> outputs.add(r.table());
-                    case END_OF_SOURCE -> {
-                        if (r.table() != null) {
-                            outputs.add(r.table());
-                        }
-                        return outputs;
-                    }
-                    case POOL_EXHAUSTED -> {
-                        outputs.forEach(MemorySSTable::unref);
-                        return null;
-                    }
-                    default -> throw new IllegalStateException("unknown build status " + r.status());
+        List<MemorySSTable> outputs;
+        try {
+            long minLsn = Math.min(t.minLogLsn(), MemorySSTables.minLogLsn(lower));
+            long maxLsn = Math.max(t.maxLogLsn(), MemorySSTables.maxLogLsn(lower));
+            List<EntryCursor> sources = new ArrayList<>();
+            sources.add(t.component.flushCursor());
+            for (MemorySSTable m : lower) {
+                sources.add(m.cursor(null, 0));
+            }
+            outputs = MemorySSTables.build(tree, new MergingCursor(sources, false), minLsn, maxLsn);
+            if (outputs != null) {
+                synchronized (tree.stateLock) {
+                    tree.immutables.remove(t);
+                    tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
+                    tree.memoryLevels = tree.memoryLevels.replace(lower, 1, outputs);
+                    tree.installSuperVersion();
                 }
+                lower.forEach(MemorySSTable::unref);
+                tree.stats.memorySeals.increment();
+            }
+        } finally {
+            synchronized (tree.stateLock) {
+                lower.forEach(m -> tree.busyMemoryTables.remove(m.id()));
             }
         }
+        if (outputs != null) {
+            tree.memoryMerger.schedule(); // M1 grew: a memory merge may be due
+            return true;
+        }
+        // No pool pages for the compact copy. Free some with a partial flush of the last memory
+        // level and try again on the next step; with no memory level to flush, write M0 itself to
+        // disk (correct then: nothing in memory is older than it).
+        MemoryFlushTask partial = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest, busy));
+        if (partial == BLOCKED) {
+            return false;
+        }
+        if (partial != null) {
+            List<MemorySSTableMeta> flushed = partial.allTables();
+            flushMemoryTables(partial, FlushCause.MEMORY, true);
+            lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+        } else {
+            flushOne(t);
+        }
+        return true;
     }
 
-    /** Writes memory SSTables (newest level first) to disk as one flush and drops them from memory. */
+    /**
+     * Writes memory SSTables (newest level first), picked and marked busy by {@link #pickAndMark},
+     * to disk as one flush and drops them from memory.
+     */
     private void flushMemoryTables(MemoryFlushTask task, FlushCause cause, boolean partial) throws IOException {
-        {
-            MemoryLevels levels;
-            synchronized (tree.stateLock) {
-                levels = tree.memoryLevels;
-            }
-            List<MemorySSTable> tables = tables(levels, task.allTables());
+        List<MemorySSTable> tables;
+        synchronized (tree.stateLock) {
+            tables = MemorySSTables.tables(tree.memoryLevels, task.allTables());
+        }
+        try {
             List<EntryCursor> sources = new ArrayList<>();
             for (MemorySSTable m : tables) {
                 sources.add(m.cursor(null, 0));
             }
             writeToDisk(new MergingCursor(sources, false), List.of(), tables, cause);
-            if (partial) {
-                long bytes = 0;
-                for (MemorySSTable m : tables) {
-                    bytes += m.bytesUsed();
-                }
-                partialFlushes.addLast(new long[] {tree.logPosition(), bytes});
+        } finally {
+            synchronized (tree.stateLock) {
+                tables.forEach(m -> tree.busyMemoryTables.remove(m.id()));
             }
+        }
+        if (partial) {
+            partialFlushes.addLast(new long[] {tree.logPosition(), task.bytes()});
         }
     }
 
@@ -339,8 +379,8 @@ final class Flusher {
     private void writeToDisk(MergingCursor merged, List<MemoryTable> sealed, List<MemorySSTable> tables, FlushCause cause)
             throws IOException {
         waitForL0();
-        long minLsn = minLogLsn(tables);
-        long maxLsn = maxLogLsn(tables);
+        long minLsn = MemorySSTables.minLogLsn(tables);
+        long maxLsn = MemorySSTables.maxLogLsn(tables);
         long maxSeq = Long.MIN_VALUE;
         for (MemorySSTable m : tables) {
             maxSeq = Math.max(maxSeq, m.maxSeq());
@@ -367,7 +407,7 @@ final class Flusher {
             tree.installSuperVersion();
         }
         tables.forEach(MemorySSTable::unref);
-        mergesBlockedByMemory = false;
+        tree.memoryMerger.wakeAfterFlush();
         countFlush(written, cause);
     }
 
@@ -383,7 +423,7 @@ final class Flusher {
     }
 
     /** β rule: full flush unless enough write memory was flushed partially within the last log window. */
-    private boolean preferFull(MemoryLevels levels) {
+    private boolean preferFull() {
         long now = tree.logPosition();
         long window = tree.logWindowBytes();
         while (!partialFlushes.isEmpty() && now - partialFlushes.peekFirst()[0] > window) {
@@ -394,30 +434,6 @@ final class Flusher {
             partial += p[1];
         }
         return FlushPicker.preferFullFlush(partial, Math.max(1, tree.memoryBytes()), BETA);
-    }
-
-    private static List<MemorySSTable> tables(MemoryLevels levels, List<MemorySSTableMeta> metas) {
-        List<MemorySSTable> out = new ArrayList<>();
-        for (MemorySSTableMeta m : metas) {
-            out.add(levels.byId(m.id()));
-        }
-        return out;
-    }
-
-    private static long minLogLsn(List<MemorySSTable> tables) {
-        long m = Long.MAX_VALUE;
-        for (MemorySSTable t : tables) {
-            m = Math.min(m, t.minLogLsn());
-        }
-        return m;
-    }
-
-    private static long maxLogLsn(List<MemorySSTable> tables) {
-        long m = Long.MIN_VALUE;
-        for (MemorySSTable t : tables) {
-            m = Math.max(m, t.maxLogLsn());
-        }
-        return m;
     }
 
     /** First and last key of a sealed table (one pass over it), or null if it is empty. */
@@ -507,10 +523,10 @@ final class Flusher {
     void awaitIdle() throws IOException {
         while (tree.backgroundError == null && !shutdown) {
             synchronized (this) {
-                if (!running && !hasWork()) {
+                if (!running && !hasWork() && !waitingForMemoryMerge) {
                     return;
                 }
-                if (!running) {
+                if (!running && !waitingForMemoryMerge) {
                     running = true;
                     tree.resources.flushExecutor().execute(this::run);
                 }

@@ -19,7 +19,9 @@ import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -75,6 +77,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     final TreeStatistics stats = new TreeStatistics();
     final VisibilityTracker tracker;
     final Flusher flusher;
+    final MemoryMerger memoryMerger;
     final MergeScheduler merges;
     private final AtomicLong memoryTableIds = new AtomicLong();
     private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
@@ -100,6 +103,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     long flushedSeq;
     /** The partitioned memory component's levels M1..Mk, each table holding one reference for the tree. Guarded by stateLock. */
     MemoryLevels memoryLevels;
+    /** Ids of memory SSTables a flush or memory merge is reading (none takes a table another holds). Guarded by stateLock. */
+    final Set<Long> busyMemoryTables = new HashSet<>();
     private volatile SuperVersion current;
     volatile Throwable backgroundError;
     private volatile boolean closed;
@@ -113,6 +118,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.tracker = new VisibilityTracker(0);
         this.writeMemoryShare = options.mergeSettings().writeMemoryBytes();
         this.flusher = new Flusher(this);
+        this.memoryMerger = new MemoryMerger(this);
         this.merges = new MergeScheduler(this, options.policy().picker());
         this.memoryLevels = MemoryLevels.empty(options.memoryLevels());
         MemoryTable active = newMemoryTable();
@@ -155,7 +161,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     public long flushableBytes() {
         SuperVersion s = current;
         if (options.partitioned() && !s.memory.isEmpty()) {
-            return flusher.memoryFlushPending() ? 0 : nextMemoryFlushBytes(s.memory);
+            return Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes());
         }
         return s.active.component.bytesUsed();
     }
@@ -167,21 +173,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         for (MemoryTable t : s.immutables) {
             bytes += t.component.bytesUsed();
         }
-        if (options.partitioned() && flusher.memoryFlushPending()) {
-            bytes += nextMemoryFlushBytes(s.memory);
+        if (options.partitioned()) {
+            bytes += Math.min(s.memory.bytes(), flusher.pendingMemoryFlushBytes());
         }
         return bytes;
-    }
-
-    /** Bytes of a table of the deepest non-empty memory level (what a memory-triggered flush takes). */
-    private static long nextMemoryFlushBytes(MemoryLevels memory) {
-        for (int level = memory.count(); level >= 1; level--) {
-            List<MemorySSTable> tables = memory.level(level);
-            if (!tables.isEmpty()) {
-                return tables.get(0).bytesUsed();
-            }
-        }
-        return 0;
     }
 
     @Override
@@ -298,7 +293,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             if (handler != null) {
                 handler.run(); // the flush policy decides which trees give memory back
             } else if (options.partitioned() && !current.memory.isEmpty()) {
-                flusher.requestMemoryFlush(FlushCause.MEMORY);
+                if (flusher.pendingMemoryFlushBytes() == 0) {
+                    flusher.requestMemoryFlush(FlushCause.MEMORY, 1); // one table at a time, not one per retry
+                }
             } else if (!t.component.isEmpty()) {
                 rotate(t, true, FlushCause.MEMORY, true);
             }
@@ -512,19 +509,41 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     }
 
     /**
-     * Seals the active memory table (if it holds anything) and queues it for flush without waiting:
-     * what a memory- or log-triggered flush policy calls; {@code cause} is counted in the statistics.
+     * Starts freeing memory without waiting: what a memory- or log-triggered flush policy calls;
+     * {@code cause} is counted in the statistics. A partitioned tree with data in its memory levels
+     * flushes part of them (a memory-triggered flush takes one memory SSTable, a log-triggered one
+     * the oldest); otherwise the active memory table is sealed and queued for flush.
      */
     @Override
     public void requestFlush(FlushCause cause) {
-        if (options.partitioned() && !current.memory.isEmpty()) {
-            flusher.requestMemoryFlush(cause); // a partial flush of the memory levels
-            return;
+        requestFlush(cause, 1);
+    }
+
+    /**
+     * Like {@link #requestFlush(FlushCause)}; a memory-triggered partial flush of a partitioned tree
+     * takes tables of its last memory level round-robin until about {@code bytes} are flushed.
+     */
+    @Override
+    public long requestFlush(FlushCause cause, long bytes) {
+        SuperVersion s = current;
+        if (options.partitioned() && !s.memory.isEmpty()) {
+            if (cause == FlushCause.LOG) {
+                flusher.requestMemoryFlush(cause, 0);
+                return 0;
+            }
+            long take = Math.min(Math.max(1, bytes), flushableBytes());
+            if (take > 0) {
+                flusher.requestMemoryFlush(cause, take);
+            }
+            return take;
         }
-        MemoryTable t = current.active;
+        MemoryTable t = s.active;
+        long size = t.component.bytesUsed();
         if (!t.component.isEmpty()) {
             rotate(t, true, cause, true);
+            return size;
         }
+        return 0;
     }
 
     /** Write memory this tree holds now (active and sealed memory tables): its share {@code a_i·M_w}. */
@@ -613,6 +632,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             closed = true;
             merges.shutdown();
             flusher.shutdown();
+            memoryMerger.shutdown();
             synchronized (stateLock) {
                 current.unref(); // the super version owns the memory tables' references
                 immutables.clear();

@@ -11,19 +11,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What trees share: the file system, the buffer cache, the write-memory pool, I/O statistics and
- * the flush and merge thread pools. Flushes and merges run on separate pools so that a flush never
- * queues behind a long merge.
+ * the thread pools. Flushes, disk merges and memory merges run on separate pools so that a flush
+ * never queues behind a long merge, and memory merges (paper 000 §4.1.1) never hold up a flush.
  *
  * <p>Thread safety: all members are thread-safe.
  */
 public record TreeResources(FileSystem fs, BufferCache cache, PagePool pool, IoStatistics io,
-                            ExecutorService flushExecutor, ExecutorService mergeExecutor) {
+                            ExecutorService flushExecutor, ExecutorService mergeExecutor, ExecutorService memoryMergeExecutor) {
 
-    /** Daemon pools named {@code breakwater-flush-N} and {@code breakwater-merge-N}. */
+    /** Pools with one memory-merge thread. */
     public static TreeResources withPools(FileSystem fs, BufferCache cache, PagePool pool, IoStatistics io,
                                           int flushThreads, int mergeThreads) {
+        return withPools(fs, cache, pool, io, flushThreads, mergeThreads, 1);
+    }
+
+    /** Daemon pools named {@code breakwater-flush-N}, {@code breakwater-merge-N} and {@code breakwater-memory-merge-N}. */
+    public static TreeResources withPools(FileSystem fs, BufferCache cache, PagePool pool, IoStatistics io,
+                                          int flushThreads, int mergeThreads, int memoryMergeThreads) {
         return new TreeResources(fs, cache, pool, io, Executors.newFixedThreadPool(flushThreads, named("breakwater-flush")),
-                Executors.newFixedThreadPool(mergeThreads, named("breakwater-merge")));
+                Executors.newFixedThreadPool(mergeThreads, named("breakwater-merge")),
+                Executors.newFixedThreadPool(memoryMergeThreads, named("breakwater-memory-merge")));
     }
 
     private static ThreadFactory named(String prefix) {
@@ -39,5 +46,6 @@ public record TreeResources(FileSystem fs, BufferCache cache, PagePool pool, IoS
     public void shutdownPools() {
         flushExecutor.shutdown();
         mergeExecutor.shutdown();
+        memoryMergeExecutor.shutdown();
     }
 }

@@ -41,6 +41,18 @@ class FlushPickerTest {
     }
 
     @Test
+    void aByteTargetTakesConsecutiveTablesUpToTheEndOfTheLevel() {
+        var levels = MemoryScenario.parse("M1: a-b:10 c-d:10 e-f:10 g-h:10");
+        assertEquals(List.of(1L, 2L, 3L), ids(FlushPicker.pickMemoryTriggered(levels, null, Set.of(), 25).orElseThrow()),
+                "tables until 25 bytes are reached");
+        assertEquals(List.of(3L, 4L), ids(FlushPicker.pickMemoryTriggered(levels, bytes("d"), Set.of(), 25).orElseThrow()),
+                "a pick stops at the end of the level, so its tables stay in key order; the next one wraps");
+        assertEquals(List.of(1L, 3L, 4L), ids(FlushPicker.pickMemoryTriggered(levels, null, Set.of(2L), 30).orElseThrow()),
+                "busy tables are skipped");
+        assertEquals(List.of(1L), ids(FlushPicker.pickMemoryTriggered(levels, null, Set.of(), 1).orElseThrow()));
+    }
+
+    @Test
     void theRoundRobinPositionIsAKeySoItSurvivesTablesComingAndGoing() {
         // The previous pick ended at "d"; c-d has since been merged away and c-e replaced it.
         var levels = MemoryScenario.parse("M1: a-b:10 c-e:10 f-g:10");

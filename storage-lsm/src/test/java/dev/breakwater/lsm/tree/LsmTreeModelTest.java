@@ -34,11 +34,17 @@ class LsmTreeModelTest {
         return ByteBuffer.allocate(4).putInt(k).array();
     }
 
-    /** Merge policy and memory component: leveling and tiering with a monolithic one, leveling with a partitioned one. */
+    /**
+     * Merge policy and memory component: leveling and tiering with a monolithic one, leveling with a
+     * partitioned one of two and of three memory levels. The partitioned modes use a small M0 and
+     * rare explicit flushes, so memory levels fill and memory merges run concurrently with seals,
+     * partial flushes and reads.
+     */
     enum Mode {
         LEVELING(LsmTreeOptions.Policy.LEVELING, 0),
         TIERING(LsmTreeOptions.Policy.TIERING, 0),
-        LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2);
+        LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2),
+        LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3);
 
         final LsmTreeOptions.Policy policy;
         final int memoryLevels;
@@ -46,6 +52,16 @@ class LsmTreeModelTest {
         Mode(LsmTreeOptions.Policy policy, int memoryLevels) {
             this.policy = policy;
             this.memoryLevels = memoryLevels;
+        }
+
+        LsmTreeOptions options() {
+            LsmTreeOptions o = TreeFixture.smallTreeOptions(policy).withMemoryLevels(memoryLevels);
+            return memoryLevels == 0 ? o : o.withMemoryTableBytes(16 * 1024);
+        }
+
+        /** Share of the flush draws (3 in 1000 operations) that really flush: partitioned trees rarely flush explicitly. */
+        double explicitFlushShare() {
+            return memoryLevels == 0 ? 1.0 : 0.05;
         }
     }
 
@@ -63,8 +79,9 @@ class LsmTreeModelTest {
         long flushes = 0;
         long merges = 0;
         long memorySeals = 0;
+        long memoryMerges = 0;
         try (TreeFixture fx = new TreeFixture(fs, Path.of("/db/t"),
-                TreeFixture.smallTreeOptions(policy).withMemoryLevels(mode.memoryLevels), 2L << 20)) {
+                mode.options(), 2L << 20)) {
             LsmTree tree = fx.open();
             try {
                 for (int op = 0; op < OPS; op++) {
@@ -92,13 +109,16 @@ class LsmTreeModelTest {
                         int hi = k + rnd.nextInt(300);
                         checkScan(tree, model, key, rnd.nextInt(10) == 0 ? null : key(hi), at);
                     } else if (dice < 998) {
-                        tree.flush();
+                        if (rnd.nextDouble() < mode.explicitFlushShare()) {
+                            tree.flush();
+                        }
                     } else if (dice < 999) {
                         tree.awaitMerges();
                     } else {
                         flushes += tree.statistics().flushes();
                         merges += tree.statistics().merges();
                         memorySeals += tree.statistics().memorySeals();
+                        memoryMerges += tree.statistics().memoryMerges();
                         tree.close();
                         tree = fx.open();
                         reopens++;
@@ -111,8 +131,10 @@ class LsmTreeModelTest {
                 flushes += s.flushes();
                 merges += s.merges();
                 memorySeals += s.memorySeals();
+                memoryMerges += s.memoryMerges();
                 if (mode.memoryLevels > 0) {
                     assertTrue(memorySeals > 10, "the partitioned component sealed M0 into memory levels: " + memorySeals);
+                    assertTrue(memoryMerges > 0, "memory merges moved data from M1 to M2: " + memoryMerges);
                 }
                 assertTrue(flushes > 10, "flushes: " + flushes + ", last: " + s);
                 assertTrue(merges > 0, "merges: " + merges + ", last: " + s);

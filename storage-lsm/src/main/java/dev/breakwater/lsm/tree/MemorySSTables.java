@@ -1,0 +1,74 @@
+package dev.breakwater.lsm.tree;
+
+import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.memory.MemorySSTable;
+import dev.breakwater.lsm.memory.MemorySSTableMeta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the {@link Flusher} and the {@link MemoryMerger} both do with memory SSTables: build
+ * range-partitioned outputs from a merged stream, resolve picker descriptions to tables, and span
+ * log LSNs.
+ *
+ * <p>Thread safety: stateless; safe.
+ */
+final class MemorySSTables {
+
+    private MemorySSTables() {
+    }
+
+    /**
+     * Builds range-partitioned memory SSTables of the tree's memory-SSTable size from {@code merged}
+     * (closed here); null, with nothing leaked, if the write-memory pool runs dry.
+     */
+    static List<MemorySSTable> build(LsmTree tree, MergingCursor merged, long minLsn, long maxLsn) throws IOException {
+        List<MemorySSTable> outputs = new ArrayList<>();
+        try (merged) {
+            while (true) {
+                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
+                        tree.options.bloomBitsFor(0), minLsn, maxLsn);
+                switch (r.status()) {
+                    case BUILT -> outputs.add(r.table());
+                    case END_OF_SOURCE -> {
+                        if (r.table() != null) {
+                            outputs.add(r.table());
+                        }
+                        return outputs;
+                    }
+                    case POOL_EXHAUSTED -> {
+                        outputs.forEach(MemorySSTable::unref);
+                        return null;
+                    }
+                    default -> throw new IllegalStateException("unknown build status " + r.status());
+                }
+            }
+        }
+    }
+
+    /** The tables {@code metas} describe, in the same order. */
+    static List<MemorySSTable> tables(MemoryLevels levels, List<MemorySSTableMeta> metas) {
+        List<MemorySSTable> out = new ArrayList<>();
+        for (MemorySSTableMeta m : metas) {
+            out.add(levels.byId(m.id()));
+        }
+        return out;
+    }
+
+    static long minLogLsn(List<MemorySSTable> tables) {
+        long m = Long.MAX_VALUE;
+        for (MemorySSTable t : tables) {
+            m = Math.min(m, t.minLogLsn());
+        }
+        return m;
+    }
+
+    static long maxLogLsn(List<MemorySSTable> tables) {
+        long m = Long.MIN_VALUE;
+        for (MemorySSTable t : tables) {
+            m = Math.max(m, t.maxLogLsn());
+        }
+        return m;
+    }
+}
