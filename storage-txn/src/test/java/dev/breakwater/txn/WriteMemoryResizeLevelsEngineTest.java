@@ -1,0 +1,150 @@
+package dev.breakwater.txn;
+
+import static dev.breakwater.common.key.FieldType.INT32;
+import static dev.breakwater.common.key.FieldType.STRING;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.config.WriteMemoryScheme;
+import dev.breakwater.common.io.MemFileSystem;
+import dev.breakwater.lsm.manager.WriteMemorySnapshot;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 5, at the engine level: "Level add and retire happen when write memory is resized across
+ * the thresholds, and the tree stays correct throughout." The write memory is resized with
+ * {@link StorageEngine#resizeWriteMemory} under the default PARTITIONED scheme; the engine's monitor
+ * ticks the write-memory manager, whose time-averaged view of the memory each tree holds is the share
+ * that sizes the tree's levels. Records are checked against a {@link TreeMap} during and after each
+ * phase.
+ */
+class WriteMemoryResizeLevelsEngineTest {
+
+    private static final long SEED = Long.getLong("breakwater.seed", 20261122L);
+    private static final int KEYS = 40_000;
+    private static final long SMALL = 1L << 20;
+    private static final long LARGE = 8L << 20;
+    private static final String TREE = "kv." + DatasetSpec.PRIMARY;
+
+    private static StorageConfig config() {
+        return StorageConfig.builder()
+                .set(ConfigOptions.PAGE_SIZE, 4096L)
+                .set(ConfigOptions.TOTAL_MEMORY, 24L << 20)
+                .set(ConfigOptions.WRITE_MEMORY, SMALL)
+                .set(ConfigOptions.WRITE_MEMORY_SCHEME, WriteMemoryScheme.PARTITIONED)
+                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 64L << 10)
+                .set(ConfigOptions.TARGET_SSTABLE_SIZE, 64L << 10)
+                .set(ConfigOptions.SIZE_RATIO, 4)
+                .set(ConfigOptions.SIMULATED_CACHE, 1L << 20)
+                .set(ConfigOptions.LOG_SEGMENT_SIZE, 4L << 20)
+                // Long enough that memory, not the log, decides what is flushed.
+                .set(ConfigOptions.MAX_LOG_SIZE, 256L << 20)
+                .set(ConfigOptions.DURABILITY, Durability.ASYNC)
+                .set(ConfigOptions.DIRECT_IO, false)
+                .build();
+    }
+
+    @Test
+    void growingWriteMemoryRetiresL1AndShrinkingItAddsLevelsBack() {
+        String where = " (seed " + SEED + ")";
+        SplittableRandom rnd = new SplittableRandom(SEED);
+        TreeMap<Integer, String> model = new TreeMap<>();
+        try (StorageEngine engine = StorageEngine.open(new MemFileSystem(), Path.of("/resize"), config())) {
+            Dataset kv = engine.createDataset(DatasetSpec.builder("kv").field("id", INT32).field("v", STRING).primaryKey("id").build());
+
+            // 1. Small write memory: a deep tree.
+            write(kv, model, rnd, 80_000, where + " phase 1");
+            int small = settledLevels(engine, kv, model, where + " after phase 1");
+            double smallShare = averageMemory(engine);
+            System.out.printf("write memory %d: average memory %.0f, levels %d%n", SMALL, smallShare, small);
+            assertTrue(small >= 3, "small write memory gives L0, L1 and L2 at least: " + levels(engine) + where);
+
+            // 2. Grow write memory 8x: the memory levels fill it, the manager's average grows past the
+            // retire threshold (M·T > 1.5·|L2|) and L1 is retired. The average grows about 3x, not 8x:
+            // the memory levels then hold nearly every live record (about 3 MB), so the pool never fills.
+            engine.resizeWriteMemory(LARGE, 1_000);
+            writeUntil(kv, model, rnd, () -> averageMemory(engine) >= 2 * smallShare, where + " phase 2");
+            int large = settledLevels(engine, kv, model, where + " after phase 2");
+            double largeShare = averageMemory(engine);
+            System.out.printf("write memory %d: average memory %.0f, levels %d -> %d: %s%n", LARGE, largeShare, small, large, levels(engine));
+            assertTrue(largeShare >= 2 * smallShare, "the manager saw the tree hold more memory: " + largeShare + " vs " + smallShare + where);
+            assertTrue(large < small, "levels retired: " + small + " -> " + levels(engine) + where);
+
+            // 3. Back to small write memory: the average falls and levels are added again as data flows in.
+            engine.resizeWriteMemory(SMALL, 5_000);
+            writeUntil(kv, model, rnd, () -> averageMemory(engine) <= largeShare / 2, where + " phase 3");
+            write(kv, model, rnd, 20_000, where + " phase 3");
+            int again = settledLevels(engine, kv, model, where + " after phase 3");
+            System.out.printf("write memory %d again: average memory %.0f, levels %d -> %d%n", SMALL, averageMemory(engine), large, again);
+            assertTrue(again > large, "levels added: " + large + " -> " + levels(engine) + where);
+        }
+    }
+
+    /** Upserts, deletes and point reads over {@value #KEYS} keys, each its own transaction, reads checked against the model. */
+    private static void write(Dataset kv, TreeMap<Integer, String> model, SplittableRandom rnd, int ops, String where) {
+        for (int op = 0; op < ops; op++) {
+            int id = rnd.nextInt(KEYS);
+            int dice = rnd.nextInt(100);
+            if (dice < 80) {
+                String v = "v" + rnd.nextLong() + "-".repeat(rnd.nextInt(60));
+                kv.upsert(Tuple.of(id, v));
+                model.put(id, v);
+            } else if (dice < 85) {
+                assertEquals(model.remove(id) != null, kv.delete(Key.of(id)), "delete " + id + " at op " + op + where);
+            } else {
+                Tuple t = kv.get(Key.of(id));
+                String expected = model.get(id);
+                assertEquals(expected, t == null ? null : t.getString(1), "get " + id + " at op " + op + where);
+            }
+        }
+    }
+
+    /**
+     * Writes in rounds of 10,000 operations until {@code done} holds (at most 30 rounds; the
+     * assertions that follow say what was missed), then one more round so flushes and merges act on
+     * the new share.
+     */
+    private static void writeUntil(Dataset kv, TreeMap<Integer, String> model, SplittableRandom rnd, BooleanSupplier done, String where) {
+        for (int round = 0; round < 30 && !done.getAsBoolean(); round++) {
+            write(kv, model, rnd, 10_000, where);
+        }
+        write(kv, model, rnd, 10_000, where);
+    }
+
+    /** Flushes, waits for merges, compares every record with the model, and returns the tree's levels (L0 included). */
+    private static int settledLevels(StorageEngine engine, Dataset kv, TreeMap<Integer, String> model, String where) {
+        engine.flushAndAwaitMerges();
+        Iterator<Map.Entry<Integer, String>> expected = model.entrySet().iterator();
+        try (Cursor<Tuple> c = kv.scan(KeyRange.all())) {
+            while (c.hasNext()) {
+                Tuple t = c.next();
+                assertTrue(expected.hasNext(), "unexpected record " + t + where);
+                Map.Entry<Integer, String> e = expected.next();
+                assertEquals(e.getKey(), t.getInt(0), "scan key" + where);
+                assertEquals(e.getValue(), t.getString(1), "value of " + e.getKey() + where);
+            }
+        }
+        assertTrue(!expected.hasNext(), "scan ended early, missing " + (expected.hasNext() ? expected.next() : null) + where);
+        return levels(engine).size();
+    }
+
+    private static List<Long> levels(StorageEngine engine) {
+        return engine.statistics().trees().get(TREE).levelBytes();
+    }
+
+    /** The manager's time-averaged memory of the tree: what its share of write memory is set from. */
+    private static double averageMemory(StorageEngine engine) {
+        WriteMemorySnapshot.TreeShare s = engine.statistics().writeMemory().trees().get(TREE);
+        return s.averageMemoryBytes();
+    }
+}
