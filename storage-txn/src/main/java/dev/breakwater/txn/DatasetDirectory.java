@@ -51,20 +51,31 @@ final class DatasetDirectory {
     }
 
     /**
+     * The partitioned component's M0 size: memory-component-size, but at most an eighth of write
+     * memory. Sealing copies M0 into compact memory SSTables, so an M0 near half the pool (32 MiB of
+     * the default 64 MiB) would make every seal wait for flushes. Also the smallest write-memory
+     * share the manager sizes a tree's disk levels for.
+     */
+    static long activeComponentBytes(StorageConfig c) {
+        return Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / 8);
+    }
+
+    /**
      * Tree options from the configuration. Under the global write-memory manager a tree's memory
      * grows until the flush policy picks it (or the pool runs dry): a monolithic component (DYNAMIC,
-     * STATIC) may take the whole pool; a partitioned one seals its M0 at memory-component-size into
-     * two memory levels.
+     * STATIC) has no size limit of its own, so it may take whatever the pool holds, also after the
+     * pool grows; a partitioned one seals its M0 at {@link #activeComponentBytes} into two memory
+     * levels.
      */
+    /** A monolithic memory component's own size limit: none (the pool and the flush policy decide). */
+    private static final long UNBOUNDED_MEMORY_TABLE = 1L << 50;
+
     static LsmTreeOptions treeOptions(StorageConfig c) {
         int pageSize = Math.toIntExact(c.get(ConfigOptions.PAGE_SIZE));
         boolean partitioned = c.get(ConfigOptions.WRITE_MEMORY_SCHEME) == WriteMemoryScheme.PARTITIONED;
-        // M0 is sealed at memory-component-size, but at most an eighth of write memory: sealing copies
-        // M0 into compact memory SSTables, so an M0 near half the pool (32 MiB of the default 64 MiB)
-        // would make every seal wait for flushes.
-        long m0 = Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / 8);
+        long m0 = activeComponentBytes(c);
         LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, m0)
-                .withMemoryTableBytes(partitioned ? m0 : c.get(ConfigOptions.WRITE_MEMORY))
+                .withMemoryTableBytes(partitioned ? m0 : UNBOUNDED_MEMORY_TABLE)
                 .withMemoryLevels(partitioned ? 2 : 0)
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))

@@ -116,7 +116,7 @@ public final class StorageEngine implements AutoCloseable {
         this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),
                 config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
                 config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
-                config.get(ConfigOptions.MEMORY_COMPONENT_SIZE)), this::logEndLsn);
+                DatasetDirectory.activeComponentBytes(config)), this::logEndLsn);
         this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
         try {
             this.catalog = Catalog.load(fs, dir);

@@ -75,6 +75,9 @@ public final class WriteMemoryManager {
         trees.add(tree);
         groupOf.put(tree, group);
         tree.setMemoryPressureHandler(this::relievePressure);
+        // Until the first tick averages its memory, size the tree's levels for what it holds now
+        // (its own default may be its memory-table limit, which can be unbounded).
+        tree.setWriteMemoryShare(Math.max(options.minShareBytes(), tree.memoryBytes()));
     }
 
     public void unregister(ManagedTree tree) {
