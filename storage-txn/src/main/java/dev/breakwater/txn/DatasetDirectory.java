@@ -6,6 +6,7 @@ import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.lsm.tree.LsmTreeOptions;
@@ -67,6 +68,23 @@ final class DatasetDirectory {
      * pool grows; a partitioned one seals its M0 at {@link #activeComponentBytes} into two memory
      * levels.
      */
+    /**
+     * Memory levels M1..Mk of a partitioned component for {@code writeMemory} and an M0 of
+     * {@code m0}: level i < k targets M0·T^i (T = 10), so k is the smallest count whose last level
+     * starts where M0·T^(k-1) reaches write memory, and at least 2 (paper 000 §4.1.1). 64 MiB with an
+     * 8 MiB M0 gives 2; 4 GiB with 32 MiB gives 3. Fixed when the tree opens: a later resize of write
+     * memory changes what the last level holds, not the number of levels.
+     */
+    static int memoryLevels(long writeMemory, long m0) {
+        int k = 1;
+        double target = m0;
+        while (target * MemoryMergeSettings.DEFAULT_SIZE_RATIO < writeMemory && k < 8) {
+            target *= MemoryMergeSettings.DEFAULT_SIZE_RATIO;
+            k++;
+        }
+        return Math.max(2, k);
+    }
+
     /** A monolithic memory component's own size limit: none (the pool and the flush policy decide). */
     private static final long UNBOUNDED_MEMORY_TABLE = 1L << 50;
 
@@ -76,7 +94,7 @@ final class DatasetDirectory {
         long m0 = activeComponentBytes(c);
         LsmTreeOptions o = LsmTreeOptions.defaults(pageSize, m0)
                 .withMemoryTableBytes(partitioned ? m0 : UNBOUNDED_MEMORY_TABLE)
-                .withMemoryLevels(partitioned ? 2 : 0)
+                .withMemoryLevels(partitioned ? memoryLevels(c.get(ConfigOptions.WRITE_MEMORY), m0) : 0)
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
                 .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)

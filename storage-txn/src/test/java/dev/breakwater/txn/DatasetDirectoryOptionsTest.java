@@ -1,0 +1,35 @@
+package dev.breakwater.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.config.WriteMemoryScheme;
+import org.junit.jupiter.api.Test;
+
+/** How the configuration shapes each tree's memory component. */
+class DatasetDirectoryOptionsTest {
+
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void memoryLevelsGrowWithWriteMemoryOverM0() {
+        assertEquals(2, DatasetDirectory.memoryLevels(64 * MIB, 8 * MIB), "M1 would target 80 MiB > 64 MiB: the minimum of two");
+        assertEquals(2, DatasetDirectory.memoryLevels(320 * MIB, 32 * MIB), "M1 targets exactly write memory: still the last level after it");
+        assertEquals(3, DatasetDirectory.memoryLevels(4096 * MIB, 32 * MIB), "M1 320 MiB, M2 3.2 GiB, M3 the rest");
+        assertEquals(4, DatasetDirectory.memoryLevels(64 * 1024 * MIB, 32 * MIB));
+    }
+
+    @Test
+    void partitionedTreesSealM0AtAnEighthOfWriteMemoryAtMostAndMonolithicOnesHaveNoLimit() {
+        StorageConfig partitioned = StorageConfig.defaults().toBuilder().set(ConfigOptions.WRITE_MEMORY, 64 * MIB).build();
+        assertEquals(8 * MIB, DatasetDirectory.activeComponentBytes(partitioned));
+        assertEquals(8 * MIB, DatasetDirectory.treeOptions(partitioned).memoryTableBytes());
+        assertEquals(2, DatasetDirectory.treeOptions(partitioned).memoryLevels());
+        StorageConfig dynamic = partitioned.toBuilder().set(ConfigOptions.WRITE_MEMORY_SCHEME, WriteMemoryScheme.DYNAMIC).build();
+        assertEquals(0, DatasetDirectory.treeOptions(dynamic).memoryLevels());
+        assertTrue(DatasetDirectory.treeOptions(dynamic).memoryTableBytes() > 1000 * 64 * MIB,
+                "a monolithic component is bounded by the pool and the policy, not by the write memory at open");
+    }
+}
