@@ -60,4 +60,11 @@ public interface ManagedTree {
      * (paper 000, section 4.1.3).
      */
     void setWriteMemoryShare(long bytes);
+
+    /**
+     * Tells the tree from which fraction of the write-memory pool in use its writers are slowed
+     * (a little more the fuller the pool), before they block on an empty pool.
+     */
+    default void setWriteSlowdownFrom(double poolFraction) {
+    }
 }

@@ -78,6 +78,9 @@ public final class WriteMemoryManager {
         // Until the first tick averages its memory, size the tree's levels for what it holds now
         // (its own default may be its memory-table limit, which can be unbounded).
         tree.setWriteMemoryShare(Math.max(options.minShareBytes(), tree.memoryBytes()));
+        // Writers slow down halfway between the flush threshold and a full pool: flushes get time to
+        // catch up before writers block.
+        tree.setWriteSlowdownFrom((1 + options.flushThreshold()) / 2);
     }
 
     public void unregister(ManagedTree tree) {

@@ -29,4 +29,10 @@ public interface PagePool {
      * reader it served are done with the page; the page is not freed twice.
      */
     void freePage(long address);
+
+    /** Bytes of the pages handed out and not yet given back. A volatile read: cheap enough per write. */
+    long usedBytes();
+
+    /** The budget in bytes. */
+    long capacityBytes();
 }

@@ -11,6 +11,7 @@ import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemoryComponent;
 import dev.breakwater.lsm.memory.MemorySSTable;
+import dev.breakwater.lsm.memory.PagePool;
 import dev.breakwater.lsm.version.Run;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
@@ -86,6 +87,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long logWindowBytes = Long.MAX_VALUE;
     /** The write memory this tree holds on average, {@code a_i·M_w}: sizes its levels. */
     private volatile long writeMemoryShare;
+    /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
+    private volatile double writeSlowdownFrom = 2;
+    /** The longest delay one write gets for a nearly full pool. */
+    static final long MAX_WRITE_SLOWDOWN_NANOS = 1_000_000;
     /** Called when a writer finds the pool empty; by default the tree frees its own memory. */
     private volatile Runnable memoryPressureHandler;
 
@@ -277,6 +282,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 if (t.component.bytesUsed() >= options.memoryTableBytes()) {
                     rotate(t, false);
                 }
+                slowDownIfPoolNearlyFull();
                 return;
             }
             // The pool has no page: seal what we hold so a flush can free it, then wait.
@@ -301,6 +307,32 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             }
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
         }
+    }
+
+    /**
+     * Delays the writer when the pool is past {@link #writeSlowdownFrom}: by up to
+     * {@link #MAX_WRITE_SLOWDOWN_NANOS}, in proportion to how far between that mark and a full pool
+     * usage is. Flushes get time to free memory before writers block on an empty pool; a steady
+     * writer stream sees a slower rate rather than sudden stalls. Counted as a slowdown.
+     */
+    private void slowDownIfPoolNearlyFull() {
+        PagePool pool = resources.pool();
+        long capacity = pool.capacityBytes();
+        double used = (double) pool.usedBytes() / Math.max(1, capacity);
+        double from = writeSlowdownFrom;
+        if (used <= from || from >= 1) {
+            return;
+        }
+        long delay = (long) (MAX_WRITE_SLOWDOWN_NANOS * Math.min(1, (used - from) / (1 - from)));
+        long start = System.nanoTime();
+        LockSupport.parkNanos(delay);
+        stats.writeSlowdowns.increment();
+        stats.writeStallNanos.add(System.nanoTime() - start);
+    }
+
+    @Override
+    public void setWriteSlowdownFrom(double poolFraction) {
+        this.writeSlowdownFrom = poolFraction;
     }
 
     /**
@@ -591,7 +623,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.bytesFlushedBy[FlushCause.MEMORY.ordinal()].sum(), stats.bytesFlushedBy[FlushCause.LOG.ordinal()].sum(),
                 stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
                 v.level(0).size(), memory, probes, negatives, falsePositives,
-                stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeStalls.sum(),
+                stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
                 stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum());
     }
 

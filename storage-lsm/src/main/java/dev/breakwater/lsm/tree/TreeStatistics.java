@@ -28,5 +28,6 @@ final class TreeStatistics {
     final LongAdder flushStops = new LongAdder();
     final LongAdder flushStallNanos = new LongAdder();
     final LongAdder writeStalls = new LongAdder();
+    final LongAdder writeSlowdowns = new LongAdder();
     final LongAdder writeStallNanos = new LongAdder();
 }

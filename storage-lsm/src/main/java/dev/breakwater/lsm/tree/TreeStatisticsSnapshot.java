@@ -23,8 +23,9 @@ import java.util.List;
  * @param flushSlowdowns       flushes delayed because L0 reached the slowdown threshold
  * @param flushStops           flushes that waited because L0 reached the stop threshold
  * @param flushStallNanos      time flushes spent delayed or waiting
- * @param writeStalls          writes that waited for memory
- * @param writeStallNanos      time writes spent waiting
+ * @param writeSlowdowns       writes delayed because the write-memory pool was nearly full
+ * @param writeStalls          writes that waited for memory (the pool was full)
+ * @param writeStallNanos      time writes spent delayed or waiting
  * @param memorySeals          partitioned component: sealed M0s merged into memory level M1
  * @param memoryMerges         partitioned component: merges between memory levels
  * @param memoryMergeBytes     partitioned component: input bytes of memory merges
@@ -34,7 +35,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
                                      List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
-                                     long flushStallNanos, long writeStalls, long writeStallNanos, long memorySeals,
+                                     long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
                                      long memoryMerges, long memoryMergeBytes) {
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */

@@ -237,6 +237,35 @@ class WriteMemoryManagerTreeTest {
     }
 
     @Test
+    void writersAreSlowedWhenThePoolIsNearlyFullThenBlockedAndTheStallsAreCounted() throws Exception {
+        AtomicLong logPosition = new AtomicLong();
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 1L << 20)) {
+            // No ticker: the manager acts only when a writer finds the pool empty, so usage climbs
+            // through the slowdown band (from 95% with a 0.9 threshold) to a full pool.
+            WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
+                    FlushPolicyKind.MAX_MEMORY, 0.9, 8, 1L << 20, 64 * 1024), logPosition::get);
+            LsmTree tree = LsmTree.open("t", fx.dir.resolve("t"), fx.options, fx.resources);
+            m.register(tree, "d");
+            TreeMap<byte[], byte[]> model = TreeFixture.newModel();
+            SplittableRandom rnd = new SplittableRandom(5);
+            for (int i = 0; i < 30_000; i++) {
+                byte[] key = ByteBuffer.allocate(4).putInt(rnd.nextInt(50_000)).array();
+                byte[] value = new byte[80];
+                rnd.nextBytes(value);
+                tree.put(key, value, logPosition.addAndGet(100));
+                model.put(key, value);
+                assertTrue(fx.pool.usedBytes() <= fx.pool.capacityBytes(), "used " + fx.pool.usedBytes());
+            }
+            var s = tree.statistics();
+            assertTrue(s.writeSlowdowns() > 0, "writes were slowed in the band below a full pool: " + s);
+            assertTrue(s.writeStalls() > 0, "and blocked on a full pool until a flush freed memory: " + s);
+            assertTrue(s.writeStallNanos() > 0, s.toString());
+            assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(tree)));
+            tree.close();
+        }
+    }
+
+    @Test
     void levelsAreAddedAndRetiredAsTheWriteMemoryShareCrossesTheThresholds() throws Exception {
         LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING);
         try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), options, 8L << 20);
