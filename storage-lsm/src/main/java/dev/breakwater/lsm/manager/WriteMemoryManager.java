@@ -129,7 +129,9 @@ public final class WriteMemoryManager {
             long budget = pool.capacityBytes() / options.staticDatasets();
             Map<String, Long> perGroup = new LinkedHashMap<>();
             for (ManagedTree t : trees) {
-                perGroup.merge(groupOf.get(t), t.memoryBytes(), Long::sum);
+                // Memory already being flushed does not count: while a slow flush drains a full
+                // dataset, asking again on every tick would seal one tiny component after another.
+                perGroup.merge(groupOf.get(t), Math.max(0, t.memoryBytes() - t.flushingBytes()), Long::sum);
             }
             for (var e : perGroup.entrySet()) {
                 if (e.getValue() >= budget * options.flushThreshold()) {

@@ -10,6 +10,7 @@ final class FakeTree implements ManagedTree {
     long oldestLsn = Long.MAX_VALUE;
     long entries;
     long share;
+    long flushing;
     final List<FlushCause> flushes = new ArrayList<>();
 
     FakeTree(String name) {
@@ -50,7 +51,7 @@ final class FakeTree implements ManagedTree {
 
     @Override
     public long flushingBytes() {
-        return 0;
+        return flushing;
     }
 
     @Override

@@ -105,4 +105,14 @@ class FlushPolicyTest {
         assertEquals(1, a2.flushes.size());
         assertTrue(b.flushes.isEmpty());
     }
+
+    @Test
+    void staticSchemeDoesNotAskAgainWhileADatasetsMemoryIsBeingFlushed() {
+        WriteMemoryManager m = manager(WriteMemoryScheme.STATIC, FlushPolicyKind.OPTIMAL, 2);
+        FakeTree a = tree("a.primary", 600 * 1024, 1);
+        a.flushing = 590 * 1024; // sealed and on its way to disk; 10 KiB of new writes
+        m.register(a, "a");
+        m.tick();
+        assertTrue(a.flushes.isEmpty(), "a slow flush must not make every tick seal another tiny component");
+    }
 }
