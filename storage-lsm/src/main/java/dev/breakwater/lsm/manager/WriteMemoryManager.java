@@ -160,14 +160,20 @@ public final class WriteMemoryManager {
         // Memory already on its way out counts as freed: asking again would pile requests on the
         // same trees while the rest of the excess stays where it is.
         long excess = pool.usedBytes() - flushing - (long) (options.flushThreshold() * pool.capacityBytes());
+        if (excess <= 0) {
+            // Enough is on its way out. Asking for more would only make tiny flushes: a stalled
+            // writer calls this every few hundred microseconds, and tiny flushes fill L0 until it
+            // stops the very flushes that would free memory.
+            return;
+        }
         long slice = Math.max(MIN_FLUSH_SLICE, excess / 8);
         long freed = 0;
-        for (int asked = 0; freed < Math.max(1, excess) && asked < 16 * trees.size(); asked++) {
+        for (int asked = 0; freed < excess && asked < 16 * trees.size(); asked++) {
             ManagedTree victim = pick();
             if (victim == null) {
                 return;
             }
-            long bytes = victim.requestFlush(FlushCause.MEMORY, Math.min(slice, Math.max(1, excess - freed)));
+            long bytes = victim.requestFlush(FlushCause.MEMORY, Math.min(slice, excess - freed));
             if (bytes <= 0) {
                 return; // the picked tree had nothing it could give after all; the next tick tries again
             }

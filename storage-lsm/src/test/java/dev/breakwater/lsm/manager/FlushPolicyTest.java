@@ -115,4 +115,22 @@ class FlushPolicyTest {
         m.tick();
         assertTrue(a.flushes.isEmpty(), "a slow flush must not make every tick seal another tiny component");
     }
+
+    @Test
+    void relievingPressureAsksNothingMoreWhileEnoughIsAlreadyBeingFlushed() {
+        WriteMemoryManager m = manager(WriteMemoryScheme.DYNAMIC, FlushPolicyKind.MAX_MEMORY, 8);
+        FakeTree a = tree("a", 16 * 64 * 1024, 1);
+        m.register(a, "a");
+        List<Long> pages = new java.util.ArrayList<>();
+        for (int i = 0; i < 16; i++) { // the pool is full: 16 pages of 64 KiB
+            pages.add(pool.tryAllocatePage());
+        }
+        a.flushing = 2 * 64 * 1024; // more than the 5% above the threshold is already on its way out
+        m.relievePressure();
+        assertTrue(a.flushes.isEmpty(), "a stalled writer retrying must not seal one tiny component after another");
+        a.flushing = 0;
+        m.relievePressure();
+        assertEquals(List.of(FlushCause.MEMORY), a.flushes, "with nothing in flight, the policy's pick flushes");
+        pages.forEach(pool::freePage);
+    }
 }
