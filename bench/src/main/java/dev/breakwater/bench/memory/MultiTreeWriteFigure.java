@@ -101,6 +101,8 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     Path plot;
     @Option(names = "--quiet", description = "No per-second progress lines.")
     boolean quiet;
+    @Option(names = "--replot", description = "Run nothing: read the rows of this JSON result and redraw the PNG and table.")
+    Path replot;
 
     /** Result rows of the last call, for tests. */
     final List<Map<String, Object>> rows = new ArrayList<>();
@@ -113,6 +115,20 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Scheme> list = schemes == null || schemes.isEmpty() ? List.of(Scheme.values()) : schemes;
+        if (replot != null) {
+            Map<String, Object> old = new com.fasterxml.jackson.databind.ObjectMapper().readValue(replot.toFile(), Map.class);
+            rows.clear();
+            for (Object r : (List<?>) old.get("rows")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> row = (Map<String, Object>) r;
+                rows.add(row);
+            }
+            Path png = plot != null ? plot : Figures.pngBeside(replot);
+            plot(list, png);
+            System.err.println("wrote " + png);
+            System.out.println(table());
+            return 0;
+        }
         List<String[]> plan = new ArrayList<>(); // part, write memory, skew
         for (String wm : writeMemory) {
             for (Scheme s : list) {
@@ -268,7 +284,7 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     private void plot(List<Scheme> list, Path png) throws Exception {
         List<String> labels = list.stream().map(s -> s.label).toList();
         CategoryChart tput = bar("(a) throughput, hotspot " + hotspot, "updates/s");
-        CategoryChart bytes = bar("(a) bytes written per update (flush + merge)", "bytes/op");
+        CategoryChart bytes = bar("(a) bytes written per update (flush + merge)", "log10(bytes/op)");
         for (String wm : writeMemory) {
             long w = Sizes.parse(wm);
             List<Double> t = new ArrayList<>();
@@ -276,7 +292,7 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
             for (Scheme s : list) {
                 Map<String, Object> r = row("a", s.label, w, hotspot);
                 t.add(r == null ? 0 : Figures.number(r, "opsPerSecond"));
-                y.add(r == null ? 0 : Figures.number(r, "engineBytesPerOp"));
+                y.add(r == null ? 0 : log10(Figures.number(r, "engineBytesPerOp")));
             }
             tput.addSeries("write memory " + wm, labels, t);
             bytes.addSeries("write memory " + wm, labels, y);
@@ -286,14 +302,14 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         if (!skewList.isEmpty()) {
             long w = Sizes.parse(skewWriteMemory);
             CategoryChart st = bar("(b) throughput by skew, write memory " + skewWriteMemory, "updates/s");
-            CategoryChart sb = bar("(b) bytes per update by skew, write memory " + skewWriteMemory, "bytes/op");
+            CategoryChart sb = bar("(b) bytes per update by skew, write memory " + skewWriteMemory, "log10(bytes/op)");
             for (Scheme s : list) {
                 List<Double> t = new ArrayList<>();
                 List<Double> y = new ArrayList<>();
                 for (String skew : skewList) {
                     Map<String, Object> r = row("b", s.label, w, skew);
                     t.add(r == null ? 0 : Figures.number(r, "opsPerSecond"));
-                    y.add(r == null ? 0 : Figures.number(r, "engineBytesPerOp"));
+                    y.add(r == null ? 0 : log10(Figures.number(r, "engineBytesPerOp")));
                 }
                 st.addSeries(s.label, skewList, t);
                 sb.addSeries(s.label, skewList, y);
@@ -304,9 +320,17 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         Figures.writePng(png, charts, 2);
     }
 
+    /**
+     * XChart cannot draw bars on a logarithmic axis, and B+-static writes ~1000x more than the
+     * others: the bytes charts plot log10 of the value on a linear axis instead.
+     */
+    private static double log10(double v) {
+        return v <= 1 ? 0 : Math.log10(v);
+    }
+
     private static CategoryChart bar(String title, String yTitle) {
         CategoryChart c = new CategoryChartBuilder().width(900).height(480).title(title).yAxisTitle(yTitle).build();
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         c.getStyler().setXAxisLabelRotation(30);
         return c;
     }
