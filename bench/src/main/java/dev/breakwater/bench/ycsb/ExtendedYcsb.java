@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.breakwater.bench.ycsb.ExtendedWorkload.OpType;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.FlushPolicyKind;
+import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.key.FieldType;
 import dev.breakwater.common.stats.IoPurpose;
@@ -99,6 +101,9 @@ public final class ExtendedYcsb implements Callable<Integer> {
     double duration;
     @Option(names = "--operations", defaultValue = "0", description = "Measured operations (overrides --duration when > 0).")
     long operations;
+    @Option(names = "--max-seconds", defaultValue = "0",
+            description = "With --operations: stop the measured phase after this many seconds even if fewer operations ran (0: no limit).")
+    double maxSeconds;
     @Option(names = "--warmup", defaultValue = "5", description = "Seconds run before measuring, not counted. Default: ${DEFAULT-VALUE}.")
     double warmup;
     @Option(names = "--scan-length", defaultValue = "100", description = "Records per scan (E: uniform 1..this). Default: ${DEFAULT-VALUE}.")
@@ -111,6 +116,12 @@ public final class ExtendedYcsb implements Callable<Integer> {
     String memoryComponentSize;
     @Option(names = "--max-log-size", description = "Engine max log size (default: engine default).")
     String maxLogSize;
+    @Option(names = "--write-memory-scheme", description = "PARTITIONED, DYNAMIC or STATIC (default: engine default).")
+    WriteMemoryScheme writeMemoryScheme;
+    @Option(names = "--flush-policy", description = "MAX_MEMORY, MIN_LSN or OPTIMAL (default: engine default).")
+    FlushPolicyKind flushPolicy;
+    @Option(names = "--static-active-datasets", description = "D for the STATIC scheme (default: engine default).")
+    Integer staticActiveDatasets;
     @Option(names = "--durability", defaultValue = "ASYNC", description = "SYNC or ASYNC. Default: ${DEFAULT-VALUE}.")
     Durability durability;
     @Option(names = "--direct-io", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -169,6 +180,19 @@ public final class ExtendedYcsb implements Callable<Integer> {
     /** The last run's result, for tests. */
     Map<String, Object> lastResult;
 
+    /**
+     * Runs one configuration as given on the command line (at {@code --write-memory}; no sweep, no
+     * file output) and returns its result map: what other drivers call to reuse this one.
+     *
+     * @param args the same options as the command line
+     */
+    public static Map<String, Object> runConfiguration(String... args) throws Exception {
+        ExtendedYcsb y = new ExtendedYcsb();
+        new CommandLine(y).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+        y.validate();
+        return y.runOnce(Sizes.parse(y.writeMemory));
+    }
+
     private void validate() {
         if (datasets < 1 || records < 1 || threads < 1 || scanLength < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "datasets, records, threads and scan length must be positive");
@@ -223,6 +247,15 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 .set(ConfigOptions.DIRECT_IO, directIo);
         if (maxLogSize != null) {
             b.set(ConfigOptions.MAX_LOG_SIZE, Sizes.parse(maxLogSize));
+        }
+        if (writeMemoryScheme != null) {
+            b.set(ConfigOptions.WRITE_MEMORY_SCHEME, writeMemoryScheme);
+        }
+        if (flushPolicy != null) {
+            b.set(ConfigOptions.FLUSH_POLICY, flushPolicy);
+        }
+        if (staticActiveDatasets != null) {
+            b.set(ConfigOptions.STATIC_ACTIVE_DATASETS, staticActiveDatasets);
         }
         return b.build();
     }
@@ -387,8 +420,11 @@ public final class ExtendedYcsb implements Callable<Integer> {
         Progress progress = new Progress("run", state::totalOps, operations, operations > 0 ? 0 : duration);
         progress.start();
         if (operations > 0) {
+            long end = maxSeconds > 0 ? start + (long) (maxSeconds * 1e9) : Long.MAX_VALUE;
             for (Thread w : workers) {
-                w.join();
+                while (w.isAlive() && System.nanoTime() < end) {
+                    w.join(100);
+                }
             }
         } else {
             long end = start + (long) (duration * 1e9);
@@ -582,6 +618,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             }
             m.put("io", byPurpose);
             long flushed = 0;
+            long flushedForMemory = 0;
+            long flushedForLog = 0;
+            long flushes = 0;
+            long merges = 0;
             long merged = 0;
             long mergeRead = 0;
             long writeStalls = 0;
@@ -592,6 +632,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 TreeStatisticsSnapshot now = e.getValue();
                 TreeStatisticsSnapshot was = before.engine.trees().get(e.getKey());
                 flushed += now.bytesFlushed() - (was == null ? 0 : was.bytesFlushed());
+                flushedForMemory += now.bytesFlushedForMemory() - (was == null ? 0 : was.bytesFlushedForMemory());
+                flushedForLog += now.bytesFlushedForLog() - (was == null ? 0 : was.bytesFlushedForLog());
+                flushes += now.flushes() - (was == null ? 0 : was.flushes());
+                merges += now.merges() - (was == null ? 0 : was.merges());
                 merged += now.mergeBytesWritten() - (was == null ? 0 : was.mergeBytesWritten());
                 mergeRead += now.mergeBytesRead() - (was == null ? 0 : was.mergeBytesRead());
                 writeStalls += now.writeStalls() - (was == null ? 0 : was.writeStalls());
@@ -601,6 +645,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             }
             m.put("bytesIngested", ingested);
             m.put("bytesFlushed", flushed);
+            m.put("bytesFlushedForMemory", flushedForMemory);
+            m.put("bytesFlushedForLog", flushedForLog);
+            m.put("flushes", flushes);
+            m.put("merges", merges);
             m.put("mergeBytesWritten", merged);
             m.put("mergeBytesRead", mergeRead);
             m.put("writeAmplification", ingested == 0 ? 0.0 : (double) (flushed + merged) / ingested);
@@ -660,7 +708,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
         BitmapEncoder.saveBitmap(charts, 1, 2, name, BitmapEncoder.BitmapFormat.PNG);
     }
 
-    static void deleteTree(Path p) {
+    public static void deleteTree(Path p) {
         if (!Files.exists(p)) {
             return;
         }
