@@ -180,7 +180,7 @@ public final class InMemoryFigure implements java.util.concurrent.Callable<Integ
         Map<String, Object> row = new LinkedHashMap<>();
         try (BufferCache cache = new BufferCache(BufferCacheOptions.of(pageSize, 16L << 20), io);
              WriteMemoryPool writeMemory = new WriteMemoryPool(WriteMemoryPoolOptions.of(poolBytes).withName("fig8"))) {
-            TreeResources resources = new TreeResources(RealFileSystem.create(), cache, writeMemory, io, flushExecutor, mergeExecutor);
+            TreeResources resources = new TreeResources(RealFileSystem.create(), cache, writeMemory, io, flushExecutor, mergeExecutor, flushExecutor);
             try (LsmTree tree = LsmTree.open("fig8", treeDir, options, resources)) {
                 // Load (not measured).
                 AtomicLong done = new AtomicLong();

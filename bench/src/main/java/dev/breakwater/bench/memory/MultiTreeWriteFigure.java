@@ -93,6 +93,8 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     @Option(names = "--direct-io", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Direct I/O for disk reads. Default: ${DEFAULT-VALUE}.")
     boolean directIo;
+    @Option(names = "--engine-option", description = "Engine option name=value for every configuration (repeatable).")
+    List<String> engineOptions = new ArrayList<>();
     @Option(names = "--seed", defaultValue = "42", description = "Seed (the same for every configuration). Default: ${DEFAULT-VALUE}.")
     long seed;
     @Option(names = "--out", defaultValue = "fig10.json", description = "JSON results. Default: ${DEFAULT-VALUE}.")
@@ -188,6 +190,10 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         if (s.activeDatasets != 0) {
             args.add("--static-active-datasets");
             args.add(Integer.toString(s.activeDatasets > 0 ? s.activeDatasets : datasets));
+        }
+        for (String o : engineOptions) {
+            args.add("--engine-option");
+            args.add(o);
         }
         if (dir != null) {
             args.add("--dir");

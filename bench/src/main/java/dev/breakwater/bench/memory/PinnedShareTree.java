@@ -50,6 +50,16 @@ final class PinnedShareTree implements ManagedTree {
     }
 
     @Override
+    public long requestFlush(FlushCause cause, long bytes) {
+        return tree.requestFlush(cause, bytes);
+    }
+
+    @Override
+    public void setWriteSlowdownFrom(double poolFraction) {
+        tree.setWriteSlowdownFrom(poolFraction);
+    }
+
+    @Override
     public long flushableBytes() {
         return tree.flushableBytes();
     }

@@ -116,6 +116,8 @@ public final class ExtendedYcsb implements Callable<Integer> {
     String memoryComponentSize;
     @Option(names = "--max-log-size", description = "Engine max log size (default: engine default).")
     String maxLogSize;
+    @Option(names = "--engine-option", description = "Any engine option as name=value (repeatable), e.g. target-sstable-size=2MB.")
+    List<String> engineOptions = new ArrayList<>();
     @Option(names = "--write-memory-scheme", description = "PARTITIONED, DYNAMIC or STATIC (default: engine default).")
     WriteMemoryScheme writeMemoryScheme;
     @Option(names = "--flush-policy", description = "MAX_MEMORY, MIN_LSN or OPTIMAL (default: engine default).")
@@ -256,6 +258,13 @@ public final class ExtendedYcsb implements Callable<Integer> {
         }
         if (staticActiveDatasets != null) {
             b.set(ConfigOptions.STATIC_ACTIVE_DATASETS, staticActiveDatasets);
+        }
+        for (String o : engineOptions) {
+            int eq = o.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--engine-option wants name=value, got '" + o + "'");
+            }
+            b.set(o.substring(0, eq), o.substring(eq + 1));
         }
         return b.build();
     }
@@ -643,6 +652,23 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 flushStops += now.flushStops() - (was == null ? 0 : was.flushStops());
                 flushSlowdowns += now.flushSlowdowns() - (was == null ? 0 : was.flushSlowdowns());
             }
+            Map<String, Object> perTree = new LinkedHashMap<>();
+            for (var e : engine.trees().entrySet()) {
+                TreeStatisticsSnapshot now = e.getValue();
+                TreeStatisticsSnapshot was = before.engine.trees().get(e.getKey());
+                Map<String, Object> t = new LinkedHashMap<>();
+                t.put("entriesWritten", now.entriesWritten() - (was == null ? 0 : was.entriesWritten()));
+                t.put("flushes", now.flushes() - (was == null ? 0 : was.flushes()));
+                t.put("bytesFlushed", now.bytesFlushed() - (was == null ? 0 : was.bytesFlushed()));
+                t.put("merges", now.merges() - (was == null ? 0 : was.merges()));
+                t.put("mergeBytesWritten", now.mergeBytesWritten() - (was == null ? 0 : was.mergeBytesWritten()));
+                t.put("memorySeals", now.memorySeals() - (was == null ? 0 : was.memorySeals()));
+                t.put("memoryMerges", now.memoryMerges() - (was == null ? 0 : was.memoryMerges()));
+                t.put("levelBytes", now.levelBytes());
+                t.put("memoryBytes", now.memoryBytes());
+                perTree.put(e.getKey(), t);
+            }
+            m.put("trees", perTree);
             m.put("bytesIngested", ingested);
             m.put("bytesFlushed", flushed);
             m.put("bytesFlushedForMemory", flushedForMemory);
