@@ -166,7 +166,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     public long flushableBytes() {
         SuperVersion s = current;
         if (options.partitioned() && !s.memory.isEmpty()) {
-            return Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes());
+            // The memory levels, and M0, which a request seals into them when they do not suffice.
+            return Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes()) + s.active.component.bytesUsed();
         }
         return s.active.component.bytesUsed();
     }
@@ -563,7 +564,16 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 flusher.requestMemoryFlush(cause, 0);
                 return 0;
             }
-            long take = Math.min(Math.max(1, bytes), flushableBytes());
+            long want = Math.max(1, bytes);
+            long inLevels = Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes());
+            long take = Math.min(want, inLevels);
+            if (want > inLevels && !s.active.component.isEmpty()) {
+                // The memory levels cannot give what the policy asks: seal M0 into them as well, so
+                // its data is flushed with them. Otherwise a tree that writes rarely would keep up to
+                // a whole M0 out of the policy's reach, however small its share of writes.
+                take = Math.min(want, inLevels + s.active.component.bytesUsed());
+                rotate(s.active, true, cause, false);
+            }
             if (take > 0) {
                 flusher.requestMemoryFlush(cause, take);
             }
@@ -576,6 +586,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             return size;
         }
         return 0;
+    }
+
+    /** Bytes in the active memory table (M0). */
+    long activeBytes() {
+        return current.active.component.bytesUsed();
     }
 
     /** Write memory this tree holds now (active and sealed memory tables): its share {@code a_i·M_w}. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.breakwater.common.config.FlushPolicyKind;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.common.io.MemFileSystem;
+import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.WriteMemoryManager;
 import dev.breakwater.lsm.manager.WriteMemoryOptions;
 import java.nio.ByteBuffer;
@@ -262,6 +263,37 @@ class WriteMemoryManagerTreeTest {
             assertTrue(s.writeStallNanos() > 0, s.toString());
             assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(tree)));
             tree.close();
+        }
+    }
+
+    @Test
+    void aFlushRequestLargerThanTheMemoryLevelsSealsM0SoThePolicyCanReachIt() throws Exception {
+        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(256 * 1024)
+                .withMemoryLevels(2);
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), options, 4L << 20); LsmTree tree = fx.open()) {
+            TreeMap<byte[], byte[]> model = TreeFixture.newModel();
+            SplittableRandom rnd = new SplittableRandom(11);
+            int n = 0;
+            // Enough for M0 to seal once into M1, then a partly filled M0 again.
+            while (tree.statistics().memorySeals() == 0 || tree.activeBytes() < 64 * 1024) {
+                byte[] key = ByteBuffer.allocate(4).putInt(rnd.nextInt(100_000)).array();
+                byte[] value = new byte[60];
+                rnd.nextBytes(value);
+                tree.put(key, value, ++n);
+                model.put(key, value);
+                if (tree.statistics().memorySeals() == 0 && tree.activeBytes() == 0) {
+                    tree.flusher.awaitIdle();
+                }
+            }
+            tree.flusher.awaitIdle();
+            long m0 = tree.activeBytes();
+            long before = tree.memoryBytes();
+            long asked = tree.requestFlush(FlushCause.MEMORY, before); // everything: more than the memory levels hold
+            tree.flusher.awaitIdle();
+            assertTrue(asked > before - m0, "the request covers M0 too: asked " + asked + " of " + before + ", M0 " + m0);
+            assertEquals(0, tree.activeBytes(), "M0 was sealed");
+            assertTrue(tree.memoryBytes() < m0, "M0's data left memory with the levels: " + tree.memoryBytes() + " of " + before);
+            assertEquals("equal", TreeFixture.describeDifference(model, TreeFixture.contents(tree)));
         }
     }
 
