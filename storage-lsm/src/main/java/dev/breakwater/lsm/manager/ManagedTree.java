@@ -29,9 +29,9 @@ public interface ManagedTree {
     /**
      * Starts freeing about {@code bytes} of memory without waiting, and says how much it will free:
      * a monolithic tree seals its whole memory component whatever {@code bytes} is; a partitioned
-     * one adds {@code bytes} (at most what it holds in memory levels and is not already flushing) to
-     * its pending partial flushes, which take tables of its last memory level round-robin. 0 if it
-     * holds nothing more to flush.
+     * one adds {@code bytes} (at most what it holds and is not already flushing) to its pending
+     * partial flushes, which take tables of its last memory level round-robin, sealing M0 into the
+     * memory levels first when they hold less than asked. 0 if it holds nothing more to flush.
      */
     default long requestFlush(FlushCause cause, long bytes) {
         long flushable = flushableBytes();
@@ -41,8 +41,8 @@ public interface ManagedTree {
 
     /**
      * Bytes that further flush requests could free, beyond the flushes already under way: the
-     * active memory component of a monolithic tree, the memory levels of a partitioned one less its
-     * pending partial flushes. Lets the manager ask enough trees to get below its threshold.
+     * active memory component of a monolithic tree; the memory levels of a partitioned one less its
+     * pending partial flushes, plus its M0. Lets the manager ask enough trees to get below its threshold.
      */
     long flushableBytes();
 

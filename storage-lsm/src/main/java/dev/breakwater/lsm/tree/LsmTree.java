@@ -544,8 +544,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     /**
      * Starts freeing memory without waiting: what a memory- or log-triggered flush policy calls;
      * {@code cause} is counted in the statistics. A partitioned tree with data in its memory levels
-     * flushes part of them (a memory-triggered flush takes one memory SSTable, a log-triggered one
-     * the oldest); otherwise the active memory table is sealed and queued for flush.
+     * flushes part of them (a memory-triggered flush at least one memory SSTable, a log-triggered
+     * one the oldest); otherwise the active memory table is sealed and queued for flush.
      */
     @Override
     public void requestFlush(FlushCause cause) {
