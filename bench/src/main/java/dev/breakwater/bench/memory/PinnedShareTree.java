@@ -1,7 +1,6 @@
 package dev.breakwater.bench.memory;
 
-import dev.breakwater.lsm.manager.FlushCause;
-import dev.breakwater.lsm.manager.ManagedTree;
+import dev.breakwater.lsm.manager.ForwardingManagedTree;
 import dev.breakwater.lsm.tree.LsmTree;
 
 /**
@@ -12,66 +11,17 @@ import dev.breakwater.lsm.tree.LsmTree;
  *
  * <p>Thread safety: as the wrapped tree's.
  */
-final class PinnedShareTree implements ManagedTree {
+final class PinnedShareTree extends ForwardingManagedTree {
 
     private final LsmTree tree;
     private final long pinnedBytes;
 
     /** Sets {@code tree}'s share to {@code pinnedBytes} now and keeps it there. */
     PinnedShareTree(LsmTree tree, long pinnedBytes) {
+        super(tree);
         this.tree = tree;
         this.pinnedBytes = pinnedBytes;
         tree.setWriteMemoryShare(pinnedBytes);
-    }
-
-    @Override
-    public String name() {
-        return tree.name();
-    }
-
-    @Override
-    public long memoryBytes() {
-        return tree.memoryBytes();
-    }
-
-    @Override
-    public long oldestMemoryLsn() {
-        return tree.oldestMemoryLsn();
-    }
-
-    @Override
-    public long entriesWritten() {
-        return tree.entriesWritten();
-    }
-
-    @Override
-    public void requestFlush(FlushCause cause) {
-        tree.requestFlush(cause);
-    }
-
-    @Override
-    public long requestFlush(FlushCause cause, long bytes) {
-        return tree.requestFlush(cause, bytes);
-    }
-
-    @Override
-    public void setWriteSlowdownFrom(double poolFraction) {
-        tree.setWriteSlowdownFrom(poolFraction);
-    }
-
-    @Override
-    public long flushableBytes() {
-        return tree.flushableBytes();
-    }
-
-    @Override
-    public long flushingBytes() {
-        return tree.flushingBytes();
-    }
-
-    @Override
-    public void setMemoryPressureHandler(Runnable handler) {
-        tree.setMemoryPressureHandler(handler);
     }
 
     /** Ignored: the share stays at the pinned value. */

@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.common.memory.OffHeapMemory;
-import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -107,7 +103,7 @@ class LsmTreeModelTest {
                     } else if (dice < 995) {
                         scans++;
                         int hi = k + rnd.nextInt(300);
-                        checkScan(tree, model, key, rnd.nextInt(10) == 0 ? null : key(hi), at);
+                        TreeFixture.checkScan(tree, model, key, rnd.nextInt(10) == 0 ? null : key(hi), 60, at);
                     } else if (dice < 998) {
                         if (rnd.nextDouble() < mode.explicitFlushShare()) {
                             tree.flush();
@@ -149,23 +145,5 @@ class LsmTreeModelTest {
             }
         }
         assertEquals(offHeapBefore, OffHeapMemory.reservedBytes(), "every off-heap byte released");
-    }
-
-    private static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, String at) throws IOException {
-        NavigableMap<byte[], byte[]> expected = to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
-        int limit = 60;
-        try (EntryCursor c = tree.scan(from, to)) {
-            for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
-                if (limit-- == 0) {
-                    return;
-                }
-                assertTrue(c.next(), "scan ended early, missing " + Arrays.toString(e.getKey()) + at);
-                assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()), "scan key" + at);
-                assertArrayEquals(e.getValue(), Arrays.copyOf(c.value(), c.valueLength()), "scan value" + at);
-            }
-            if (limit > 0) {
-                assertTrue(!c.next(), "scan returned more than the model" + at);
-            }
-        }
     }
 }

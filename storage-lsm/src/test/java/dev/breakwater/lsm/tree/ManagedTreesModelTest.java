@@ -2,27 +2,22 @@ package dev.breakwater.lsm.tree;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.config.FlushPolicyKind;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.common.memory.OffHeapMemory;
-import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.manager.FlushCause;
-import dev.breakwater.lsm.manager.ManagedTree;
+import dev.breakwater.lsm.manager.ForwardingManagedTree;
 import dev.breakwater.lsm.manager.WriteMemoryManager;
 import dev.breakwater.lsm.manager.WriteMemoryOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -89,66 +84,37 @@ class ManagedTreesModelTest {
      * Registers with the manager in place of the tree and counts the flush requests it receives:
      * the test sees which causes actually reached the trees.
      */
-    private static final class CountingTree implements ManagedTree {
+    private static final class CountingTree extends ForwardingManagedTree {
         final LsmTree tree;
         final LongAdder[] requests;
         final AtomicReference<Thread> inNoteWrite;
         final LongAdder deactivations;
 
         CountingTree(LsmTree tree, LongAdder[] requests, AtomicReference<Thread> inNoteWrite, LongAdder deactivations) {
+            super(tree);
             this.tree = tree;
             this.requests = requests;
             this.inNoteWrite = inNoteWrite;
             this.deactivations = deactivations;
         }
 
-        @Override
-        public String name() {
-            return tree.name();
-        }
-
-        @Override
-        public long memoryBytes() {
-            return tree.memoryBytes();
-        }
-
-        @Override
-        public long oldestMemoryLsn() {
-            return tree.oldestMemoryLsn();
-        }
-
-        @Override
-        public long entriesWritten() {
-            return tree.entriesWritten();
-        }
-
-        @Override
-        public void requestFlush(FlushCause cause) {
+        private void count(FlushCause cause) {
             requests[cause.ordinal()].increment();
             if (inNoteWrite.get() == Thread.currentThread()) {
                 deactivations.increment(); // STATIC: a write to another dataset evicted this one's
             }
+        }
+
+        @Override
+        public void requestFlush(FlushCause cause) {
+            count(cause);
             tree.requestFlush(cause);
         }
 
         @Override
-        public long flushableBytes() {
-            return tree.flushableBytes();
-        }
-
-        @Override
-        public long flushingBytes() {
-            return tree.flushingBytes();
-        }
-
-        @Override
-        public void setMemoryPressureHandler(Runnable handler) {
-            tree.setMemoryPressureHandler(handler);
-        }
-
-        @Override
-        public void setWriteMemoryShare(long bytes) {
-            tree.setWriteMemoryShare(bytes);
+        public long requestFlush(FlushCause cause, long bytes) {
+            count(cause);
+            return tree.requestFlush(cause, bytes);
         }
     }
 
@@ -246,7 +212,7 @@ class ManagedTreesModelTest {
                             assertArrayEquals(expected, out.toArray(), "value of " + k + at);
                         }
                     } else if (dice < 9960) {
-                        checkScan(ct.tree, model, key, rnd.nextInt(10) == 0 ? null : LsmTreeModelTest.key(k + rnd.nextInt(200)), at);
+                        TreeFixture.checkScan(ct.tree, model, key, rnd.nextInt(10) == 0 ? null : LsmTreeModelTest.key(k + rnd.nextInt(200)), 40, at);
                     } else if (dice < 9965) {
                         ct.tree.flush();
                     } else if (dice < 9968) {
@@ -368,24 +334,6 @@ class ManagedTreesModelTest {
                 if (t.oldestMemoryLsn() == oldest) {
                     t.requestFlush(FlushCause.LOG);
                 }
-            }
-        }
-    }
-
-    private static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, String at) throws IOException {
-        NavigableMap<byte[], byte[]> expected = to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
-        int limit = 40;
-        try (EntryCursor c = tree.scan(from, to)) {
-            for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
-                if (limit-- == 0) {
-                    return;
-                }
-                assertTrue(c.next(), "scan ended early, missing " + Arrays.toString(e.getKey()) + at);
-                assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()), "scan key" + at);
-                assertArrayEquals(e.getValue(), Arrays.copyOf(c.value(), c.valueLength()), "scan value" + at);
-            }
-            if (limit > 0) {
-                assertFalse(c.next(), "scan returned more than the model" + at);
             }
         }
     }

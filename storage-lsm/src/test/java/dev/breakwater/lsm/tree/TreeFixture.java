@@ -1,5 +1,9 @@
 package dev.breakwater.lsm.tree;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.buffercache.BufferCacheOptions;
 import dev.breakwater.common.io.FileSystem;
@@ -11,6 +15,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /** Shared resources for tree tests: a small cache and pool, so flushes and merges happen often. */
@@ -84,5 +90,27 @@ final class TreeFixture implements AutoCloseable {
         resources.shutdownPools();
         cache.close();
         pool.close();
+    }
+
+    /**
+     * Checks the first {@code limit} entries of a scan of {@code [from, to)} ({@code to} null: to the
+     * end) against the model, and that the scan ends with the model if the model has fewer.
+     */
+    static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, int limit, String at) throws IOException {
+        NavigableMap<byte[], byte[]> expected = to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+        int left = limit;
+        try (EntryCursor c = tree.scan(from, to)) {
+            for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
+                if (left-- == 0) {
+                    return;
+                }
+                assertTrue(c.next(), "scan ended early, missing " + Arrays.toString(e.getKey()) + at);
+                assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()), "scan key" + at);
+                assertArrayEquals(e.getValue(), Arrays.copyOf(c.value(), c.valueLength()), "scan value" + at);
+            }
+            if (left > 0) {
+                assertFalse(c.next(), "scan returned more than the model" + at);
+            }
+        }
     }
 }
