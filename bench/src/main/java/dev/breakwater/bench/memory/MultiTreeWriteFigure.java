@@ -75,7 +75,7 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "Client threads. Default: ${DEFAULT-VALUE}.")
     int threads;
     @Option(names = "--write-memory", split = ",", defaultValue = "16m,64m",
-            description = "Write-memory sizes of part a. Default: ${DEFAULT-VALUE}.")
+            description = "Write-memory sizes of part a; \"\" runs no part a (only part b). Default: ${DEFAULT-VALUE}.")
     List<String> writeMemory;
     @Option(names = "--hotspot", defaultValue = "80/20", description = "Skew of part a. Default: ${DEFAULT-VALUE}.")
     String hotspot;
@@ -117,6 +117,7 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Scheme> list = schemes == null || schemes.isEmpty() ? List.of(Scheme.values()) : schemes;
+        writeMemory = writeMemory == null ? List.of() : writeMemory.stream().filter(w -> !w.isBlank()).toList();
         if (replot != null) {
             Map<String, Object> old = new com.fasterxml.jackson.databind.ObjectMapper().readValue(replot.toFile(), Map.class);
             rows.clear();
@@ -303,7 +304,11 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
             tput.addSeries("write memory " + wm, labels, t);
             bytes.addSeries("write memory " + wm, labels, y);
         }
-        List<CategoryChart> charts = new ArrayList<>(List.of(tput, bytes));
+        List<CategoryChart> charts = new ArrayList<>();
+        if (!writeMemory.isEmpty()) {
+            charts.add(tput);
+            charts.add(bytes);
+        }
         List<String> skewList = skews == null ? List.of() : skews.stream().filter(x -> !x.isBlank()).toList();
         if (!skewList.isEmpty()) {
             long w = Sizes.parse(skewWriteMemory);
