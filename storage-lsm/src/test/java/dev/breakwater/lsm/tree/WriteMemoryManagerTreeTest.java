@@ -58,29 +58,30 @@ class WriteMemoryManagerTreeTest {
 
     /**
      * Ten trees, 80% of the writes to two of them, under the optimal policy. The issue asks for
-     * every tree's share of write memory (time-averaged over the last two thirds of the run) within
-     * 10 points of its share of writes. Measured on 2026-11-21 (after flush jobs were made to yield
-     * their thread every two steps), with {@code -Dbreakwater.hotspotOps=800000}:
+     * every tree's share of write memory (time-averaged over the second half of the run, after the start-up transient) within
+     * 10 points of its share of writes.
      * <ul>
-     *   <li>monolithic components (B+-dynamic): hot trees (40% of writes) 34-38% of memory, cold trees
-     *       (2.5%) 3-4%: within 10 points in 3 of 3 runs; with the CI default of 200,000 operations
-     *       30-40%, sometimes at the edge;</li>
-     *   <li>partitioned components: hot trees 23-61% (one hot tree at 61% and the other at 23% in one
-     *       run), 31-44% in the others: not reliably within 10 points; the two hot trees can lock into
-     *       an uneven split.</li>
+     *   <li>Partitioned components (the default scheme) flush part of their memory at a time, so a
+     *       tree's share can settle where the policy puts it: asserted for every tree. Measured
+     *       2026-11-22 with 600,000 writes (the default here): hot trees 34-40% (40% of writes),
+     *       cold trees 2.6-3.3% (2.5%).</li>
+     *   <li>Monolithic components (B+-dynamic) flush everything at once, so a tree's memory is a
+     *       sawtooth from empty to the point where the policy picks it, and its time average is
+     *       about half the peak: hot trees 27-35%. Asserted: cold trees within 10 points, each hot
+     *       tree holding more than twice any cold tree; {@code -Dbreakwater.strictConvergence=true}
+     *       asserts 10 points for every tree here too.</li>
      * </ul>
-     * CI asserts what holds with margin in every run: cold trees within 10 points, each hot tree
-     * holding more than twice any cold tree. {@code -Dbreakwater.strictConvergence=true} asserts the
-     * issue's 10 points for every tree.
+     * {@code -Dbreakwater.hotspotOps=N} changes the number of writes.
      */
     @ParameterizedTest(name = "memory levels {0}")
     @ValueSource(ints = {0, 2})
-    void underOptimalHotTreesHoldMostMemoryAndColdTreesFollowTheirWriteShare(int memoryLevels) throws Exception {
-        // With a partitioned component, M0 of 32 KiB: ten active components take 8% of the pool.
+    void underOptimalEachTreesShareOfMemoryFollowsItsShareOfWrites(int memoryLevels) throws Exception {
+        // With a partitioned component, M0 of 32 KiB: ten active components take 4% of the pool.
         LsmTreeOptions options = memoryLevels == 0 ? unboundedOptions()
                 : TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(32 * 1024).withMemoryLevels(memoryLevels);
         double[][] shares = runHotspot(options);
         System.out.println("memory levels " + memoryLevels + ", optimal:\n" + report(shares));
+        boolean strict = memoryLevels > 0 || Boolean.getBoolean("breakwater.strictConvergence");
         double coldMax = 0;
         for (int i = 2; i < TREES; i++) {
             coldMax = Math.max(coldMax, shares[i][1]);
@@ -88,7 +89,7 @@ class WriteMemoryManagerTreeTest {
         }
         for (int i = 0; i < 2; i++) {
             assertTrue(shares[i][1] > 2 * coldMax, "hot tree " + i + " holds too little memory:\n" + report(shares));
-            if (Boolean.getBoolean("breakwater.strictConvergence")) {
+            if (strict) {
                 assertTrue(Math.abs(shares[i][0] - shares[i][1]) <= 0.10, "hot tree " + i + " off by more than 10 points:\n" + report(shares));
             }
         }
@@ -126,7 +127,7 @@ class WriteMemoryManagerTreeTest {
             int samples = 0;
             SplittableRandom rnd = new SplittableRandom(7);
             byte[] value = new byte[100];
-            int total = Integer.getInteger("breakwater.hotspotOps", 200_000);
+            int total = Integer.getInteger("breakwater.hotspotOps", 600_000);
             try {
                 for (int op = 0; op < total; op++) {
                     // 80% of writes to 20% of the trees (two of ten), evenly within each group.
@@ -144,7 +145,7 @@ class WriteMemoryManagerTreeTest {
                             LockSupport.parkNanos(200_000);
                         }
                     }
-                    if (op > total / 3 && op % 200 == 0) {
+                    if (op > total / 2 && op % 200 == 0) {
                         long sum = 0;
                         for (LsmTree t : trees) {
                             sum += t.memoryBytes();
