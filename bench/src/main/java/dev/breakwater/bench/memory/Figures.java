@@ -2,13 +2,16 @@ package dev.breakwater.bench.memory;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.bench.ycsb.YcsbRecords;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 
@@ -19,6 +22,28 @@ import org.knowm.xchart.internal.chartpart.Chart;
  * <p>Thread safety: stateless static helpers, except {@link Plan}, which one driver thread uses.
  */
 final class Figures {
+
+    /** The YCSB keys of records {@code 0..records-1}, as bytes. */
+    static byte[][] recordKeys(int records) {
+        byte[][] keys = new byte[records][];
+        for (int i = 0; i < records; i++) {
+            keys[i] = YcsbRecords.key(i).getBytes(StandardCharsets.UTF_8);
+        }
+        return keys;
+    }
+
+    /** 64 values of {@code size} printable random bytes, from {@code seed}: writes cycle through them. */
+    static byte[][] printableValues(long seed, int size) {
+        SplittableRandom vr = new SplittableRandom(seed);
+        byte[][] values = new byte[64][size];
+        for (byte[] v : values) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (byte) (' ' + vr.nextInt(95));
+            }
+        }
+        return values;
+    }
+
 
     private Figures() {
     }

@@ -1,7 +1,6 @@
 package dev.breakwater.bench.memory;
 
 import dev.breakwater.bench.ycsb.Sizes;
-import dev.breakwater.bench.ycsb.YcsbRecords;
 import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.buffercache.BufferCacheOptions;
 import dev.breakwater.common.config.FlushPolicyKind;
@@ -18,7 +17,6 @@ import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.lsm.tree.LsmTreeOptions;
 import dev.breakwater.lsm.tree.TreeResources;
 import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,17 +119,8 @@ public final class VaryingWriteMemoryFigure implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        byte[][] keys = new byte[records][];
-        for (int i = 0; i < records; i++) {
-            keys[i] = YcsbRecords.key(i).getBytes(StandardCharsets.UTF_8);
-        }
-        SplittableRandom vr = new SplittableRandom(seed);
-        byte[][] values = new byte[64][valueSize];
-        for (byte[] v : values) {
-            for (int i = 0; i < v.length; i++) {
-                v[i] = (byte) (' ' + vr.nextInt(95));
-            }
-        }
+        byte[][] keys = Figures.recordKeys(records);
+        byte[][] values = Figures.printableValues(seed, valueSize);
         Figures.Plan plan = new Figures.Plan(modes.size());
         results.clear();
         for (Mode m : modes) {
