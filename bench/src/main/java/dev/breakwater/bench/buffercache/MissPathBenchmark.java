@@ -166,13 +166,7 @@ public class MissPathBenchmark {
 
     /** Frees whatever set-up created. */
     private void release() throws IOException {
-        if (cache != null) {
-            cache.close();
-        }
-        if (file != null) {
-            file.close();
-        }
-        PageFiles.deleteRecursively(dir);
+        PageFiles.release(cache, file, dir);
     }
 
     /** One thread's position in the visiting order. */

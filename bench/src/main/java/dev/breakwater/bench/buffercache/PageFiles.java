@@ -1,5 +1,6 @@
 package dev.breakwater.bench.buffercache;
 
+import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
@@ -73,6 +74,17 @@ final class PageFiles {
         Path parent = Path.of(System.getProperty("breakwater.bench.dir", System.getProperty("java.io.tmpdir")));
         Files.createDirectories(parent);
         return Files.createTempDirectory(parent, prefix);
+    }
+
+    /** Frees what a benchmark's set-up created: the cache, the file, then the directory (any may be null). */
+    static void release(BufferCache cache, StorageFile file, Path dir) throws IOException {
+        if (cache != null) {
+            cache.close();
+        }
+        if (file != null) {
+            file.close();
+        }
+        deleteRecursively(dir);
     }
 
     /** Deletes {@code dir} and everything in it; null is ignored. */

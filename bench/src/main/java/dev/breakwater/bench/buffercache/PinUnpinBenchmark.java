@@ -122,13 +122,7 @@ public class PinUnpinBenchmark {
 
     /** Frees whatever set-up created. */
     private void release() throws IOException {
-        if (cache != null) {
-            cache.close();
-        }
-        if (file != null) {
-            file.close();
-        }
-        PageFiles.deleteRecursively(dir);
+        PageFiles.release(cache, file, dir);
     }
 
     /** One thread's position in the page cycle. */

@@ -2,6 +2,7 @@ package dev.breakwater.bench.lsm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.bench.CliOptions;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatisticsSnapshot;
 import dev.breakwater.lsm.tree.LsmTreeOptions;
@@ -109,23 +110,9 @@ public final class WriteAmplificationDriver {
 
     /** Null for {@code --help}. */
     static Config parse(String[] args) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--help") || a.equals("-h")) {
-                return null;
-            }
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + a + "'");
-            }
-            int eq = a.indexOf('=');
-            if (eq > 0) {
-                m.put(a.substring(2, eq), a.substring(eq + 1));
-            } else if (i + 1 < args.length) {
-                m.put(a.substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
+        Map<String, String> m = CliOptions.parse(args);
+        if (m == null) {
+            return null;
         }
         long keys = size(m.remove("keys"), 5_000_000L);
         int valueBytes = (int) size(m.remove("value-bytes"), 100);

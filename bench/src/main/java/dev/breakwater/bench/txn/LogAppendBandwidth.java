@@ -1,5 +1,6 @@
 package dev.breakwater.bench.txn;
 
+import dev.breakwater.bench.CliOptions;
 import dev.breakwater.common.config.Durability;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.OpenOption;
@@ -79,7 +80,7 @@ public final class LogAppendBandwidth {
     }
 
     static Config parse(String[] args) {
-        Map<String, String> m = TxnBench.options(args);
+        Map<String, String> m = CliOptions.parse(args);
         if (m == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.breakwater.bench.txn;
 
+import dev.breakwater.bench.CliOptions;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.Durability;
 import dev.breakwater.common.config.StorageConfig;
@@ -95,7 +96,7 @@ public final class RecoveryReplayDriver {
     }
 
     static Config parse(String[] args) {
-        Map<String, String> m = TxnBench.options(args);
+        Map<String, String> m = CliOptions.parse(args);
         if (m == null) {
             return null;
         }

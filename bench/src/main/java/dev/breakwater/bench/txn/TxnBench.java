@@ -63,33 +63,6 @@ final class TxnBench {
         return 0;
     }
 
-    /**
-     * Parses {@code --name value} and {@code --name=value} pairs. Returns null for {@code --help}.
-     *
-     * @throws IllegalArgumentException for a stray argument or an option without a value
-     */
-    static Map<String, String> options(String[] args) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--help") || a.equals("-h")) {
-                return null;
-            }
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + a + "'");
-            }
-            int eq = a.indexOf('=');
-            if (eq > 0) {
-                m.put(a.substring(2, eq), a.substring(eq + 1));
-            } else if (i + 1 < args.length) {
-                m.put(a.substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("option " + a + " needs a value");
-            }
-        }
-        return m;
-    }
-
     static void rejectUnknown(Map<String, String> m) {
         if (!m.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) " + m.keySet());
