@@ -41,6 +41,9 @@ import java.util.function.LongSupplier;
  */
 public final class WriteMemoryManager {
 
+    /** The smallest amount one memory-triggered flush request asks a tree to free. */
+    static final long MIN_FLUSH_SLICE = 64 * 1024;
+
     private final WriteMemoryPool pool;
     private final WriteMemoryOptions options;
     private final LongSupplier logPosition;
@@ -48,9 +51,6 @@ public final class WriteMemoryManager {
     private final Map<ManagedTree, String> groupOf = new ConcurrentHashMap<>();
     private final Map<ManagedTree, Double> averageMemory = new ConcurrentHashMap<>();
     private final WriteRates rates;
-    /** The smallest amount one memory-triggered flush request asks a tree to free. */
-    static final long MIN_FLUSH_SLICE = 64 * 1024;
-
     /** STATIC: active datasets, least recently written first. Guarded by itself. */
     private final LinkedHashMap<String, Boolean> activeGroups = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, Boolean> activeFast = new ConcurrentHashMap<>();

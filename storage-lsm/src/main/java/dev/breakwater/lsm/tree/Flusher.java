@@ -7,7 +7,6 @@ import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.memory.FlushPicker;
 import dev.breakwater.lsm.memory.MemoryFlushTask;
 import dev.breakwater.lsm.memory.MemoryMergePicker;
-import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.memory.MemoryMergeTask;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.MemorySSTableMeta;

@@ -16,7 +16,6 @@ import dev.breakwater.lsm.version.Run;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
