@@ -56,6 +56,10 @@ public final class MemFileSystem implements FileSystem {
     @GuardedBy("lock")
     private final Dir root;
 
+    /** Normalized paths of the files locked through {@link #lock}; never carried into a crash clone. */
+    @GuardedBy("lock")
+    private final java.util.Set<Path> locked = new java.util.HashSet<>();
+
     public MemFileSystem() {
         this(new Dir());
     }
@@ -204,6 +208,29 @@ public final class MemFileSystem implements FileSystem {
         synchronized (lock) {
             Dir d = dirLocked(dir);
             d.durableChildren = new TreeMap<>(d.children);
+        }
+    }
+
+    @Override
+    public LockFile lock(Path path) throws IOException {
+        Path p = normalize(path);
+        synchronized (lock) {
+            if (locked.contains(p)) {
+                throw new FileLockedException(path, ProcessHandle.current().pid());
+            }
+            try (StorageFile f = open(path, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
+                f.write(0, java.nio.ByteBuffer.wrap(LockFile.holderRecord()));
+                f.sync();
+            }
+            locked.add(p);
+            return new MemLockFile(this, path, p);
+        }
+    }
+
+    /** Releases the lock {@link #lock} took on a normalized path. */
+    void unlock(Path normalized) {
+        synchronized (lock) {
+            locked.remove(normalized);
         }
     }
 

@@ -201,6 +201,11 @@ public final class RealFileSystem implements FileSystem {
     }
 
     @Override
+    public LockFile lock(Path path) throws IOException {
+        return RealLockFile.acquire(path);
+    }
+
+    @Override
     public int directIoAlignment() {
         return alignment;
     }
