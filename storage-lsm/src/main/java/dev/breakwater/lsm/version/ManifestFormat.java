@@ -19,9 +19,16 @@ package dev.breakwater.lsm.version;
  *  | length u32 | CRC32C u32   | payload (length bytes)      |
  *  +------------+--------------+-----------------------------+
  * </pre>
- * Little endian. The CRC covers the payload. A record whose length runs past the end of the file
- * or whose CRC does not match is a torn tail from a crash during an append: replay stops before it
- * and the file is truncated there. An edit counts as installed only once its record is synced.
+ * Little endian. The CRC covers the payload. A record is written in two synced steps: the payload
+ * at {@code offset + 8} first, then the header (the commit point); the edit counts as installed
+ * once the header is synced. So a crash during an append leaves, after the last complete record,
+ * a header of zeros or a torn header (a prefix of the right one, then zeros) in front of the
+ * payload: that tail was never acknowledged, is left out at open, and is cut off by the next
+ * append (the file is not changed at open). Anything else that does not parse is damage to synced
+ * data — a checksum mismatch, a length running past the end of the file (a file cut short), an
+ * undecodable edit, a live manifest without a record — and the tree refuses to open, naming the
+ * file and offset. A missing {@code CURRENT} is damage too, unless the directory holds no table
+ * and no manifest but an empty {@code MANIFEST-000001} (a creation that did not finish).
  *
  * <h2>Payload (one version edit)</h2>
  * <pre>
