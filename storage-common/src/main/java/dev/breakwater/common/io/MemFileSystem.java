@@ -29,6 +29,9 @@ import java.util.TreeMap;
  *       caller sync their parents would test nothing of interest.
  * </ul>
  *
+ * <p>{@link #lock(Path)} is an in-process lock on a path (the file is created and holds the pid); a crash
+ * clone holds no locks, as a restarted process would not.
+ *
  * <p>Paths are made absolute and normalized, so {@code a/./b} and {@code /cwd/a/b} name the same
  * file. {@link OpenOption#DIRECT} is accepted and ignored ({@link StorageFile#isDirect()} is false,
  * and alignment is not checked). Opening a directory as a file fails.
@@ -38,7 +41,7 @@ import java.util.TreeMap;
  * {@code durableChildren} was in {@code children} at the directory's last sync.
  *
  * <p>Thread safety: safe for concurrent use. The namespace is guarded by {@link #lock}; file
- * contents by their own {@link MemFileData} monitor. Lock order: {@link #lock}, then a file.
+ * contents by their own {@link MemFileData} monitor; the set of locked paths by {@link #lock} too. Lock order: {@link #lock}, then a file.
  */
 public final class MemFileSystem implements FileSystem {
 
@@ -56,7 +59,7 @@ public final class MemFileSystem implements FileSystem {
     @GuardedBy("lock")
     private final Dir root;
 
-    /** Normalized paths of the files locked through {@link #lock}; never carried into a crash clone. */
+    /** Normalized paths of the files locked through {@link #lock(Path)}; never carried into a crash clone. */
     @GuardedBy("lock")
     private final java.util.Set<Path> locked = new java.util.HashSet<>();
 
@@ -227,7 +230,7 @@ public final class MemFileSystem implements FileSystem {
         }
     }
 
-    /** Releases the lock {@link #lock} took on a normalized path. */
+    /** Releases the lock {@link #lock(Path)} took on a normalized path. */
     void unlock(Path normalized) {
         synchronized (lock) {
             locked.remove(normalized);

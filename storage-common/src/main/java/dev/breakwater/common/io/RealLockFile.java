@@ -21,7 +21,8 @@ import java.util.Set;
  * closing <em>any</em> descriptor of a locked file releases the process's lock on it. So a second
  * lock attempt in the same JVM must never open (and then close) the file: it is refused from the
  * registry before the file is touched. An {@link OverlappingFileLockException} (a lock taken on the
- * file by other code in this JVM) maps to the same {@link FileLockedException}.
+ * file by other code in this JVM, outside this registry) maps to the same {@link FileLockedException};
+ * closing the probing channel then may drop that other code's lock, which only it can avoid.
  *
  * <p>Invariants: (1) a file's key is in {@link #HELD} exactly while an instance holds its lock;
  * (2) the channel stays open while the lock is held.
