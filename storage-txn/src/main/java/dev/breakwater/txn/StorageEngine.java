@@ -112,6 +112,7 @@ public final class StorageEngine implements AutoCloseable {
         BufferCache c = null;
         WriteMemoryPool p = null;
         TreeResources r = null;
+        LogManager l = null;
         try {
             this.cache = c = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
                     Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
@@ -130,17 +131,24 @@ public final class StorageEngine implements AutoCloseable {
             this.directory = new DatasetDirectory(this);
             directory.openAll();
             this.recovery = Recovery.replay(this);
-            this.log = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
+            this.log = l = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
             this.monitor = new EngineMonitor(this);
             pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
         } catch (IOException | RuntimeException | Error e) {
-            releaseAfterFailedOpen(e, r, c, p);
+            releaseAfterFailedOpen(e, l, r, c, p);
             throw e;
         }
     }
 
     /** Releases what a failed constructor took, in reverse order; failures are added to {@code e}. */
-    private void releaseAfterFailedOpen(Throwable e, TreeResources r, BufferCache c, WriteMemoryPool p) {
+    private void releaseAfterFailedOpen(Throwable e, LogManager l, TreeResources r, BufferCache c, WriteMemoryPool p) {
+        if (l != null) {
+            try {
+                l.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
         for (LsmTree t : trees.values()) {
             try {
                 t.close(false);
