@@ -16,8 +16,8 @@ import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import dev.breakwater.lsm.sstable.SSTableFormat;
 import dev.breakwater.lsm.tree.LsmTree;
-import dev.breakwater.lsm.version.CorruptManifestException;
 import dev.breakwater.lsm.tree.TreeResources;
+import dev.breakwater.lsm.version.CorruptManifestException;
 import dev.breakwater.txn.log.LogManager;
 import dev.breakwater.txn.log.LogOptions;
 import dev.breakwater.txn.log.ReplayResult;
@@ -200,7 +200,16 @@ public final class StorageEngine implements AutoCloseable {
     public static StorageEngine open(FileSystem fs, Path dir, StorageConfig config) {
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
-            engine.monitor.start();
+            try {
+                engine.monitor.start();
+            } catch (RuntimeException | Error e) {
+                try {
+                    engine.close(); // releases the lock, memory and threads the engine took
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
             return engine;
         } catch (CorruptManifestException e) {
             throw new DataDirectoryException("cannot open engine in " + dir + ": " + e.getMessage(), e);
