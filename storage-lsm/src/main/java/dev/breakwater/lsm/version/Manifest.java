@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * of the current version, then switches {@code CURRENT} atomically.
  *
  * <p>What the writer guarantees, and what {@link ManifestReader} relies on: (1) one record at a
- * time, each written payload first, synced, then its header, synced, and acknowledged only then;
- * so only the record after the last complete one can be unfinished, and an unfinished one has a
- * zero or torn header. (2) Bytes past the last complete record are cut off before the next record
+ * time, each written with a zero checksum field first (length and payload), synced, then its
+ * checksum, synced, and acknowledged only then; so only the last record can be unfinished, and an
+ * unfinished one has a zero or torn checksum field. (2) Bytes past the last complete record are cut off before the next record
  * is written. (3) {@code CURRENT} names a manifest only after that manifest's snapshot is synced.
  *
  * <p>Thread safety: not thread-safe; the version set serializes calls.
@@ -178,22 +178,23 @@ public final class Manifest implements AutoCloseable {
     }
 
     /**
-     * Appends one record in two synced steps, payload first, then its header (the commit point):
-     * {@link ManifestReader} relies on this order to tell an unfinished append (zero or torn
-     * header) from damage. The caller syncs after the header.
+     * Appends one record in two synced steps: length, a zero checksum field and the payload first,
+     * then the checksum (the commit point). {@link ManifestReader} relies on this order to tell an
+     * unfinished append (checksum field zero or torn) from damage. The caller syncs after it.
      */
     private void writeRecord(byte[] payload) throws IOException {
         CRC32C c = new CRC32C();
         c.update(payload);
-        ByteBuffer header = ByteBuffer.allocate(ManifestFormat.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        header.putInt(payload.length).putInt((int) c.getValue()).flip();
+        int n = ManifestFormat.RECORD_HEADER + payload.length;
+        ByteBuffer record = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        record.putInt(payload.length).putInt(0).put(payload).flip();
+        ByteBuffer checksum = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) c.getValue()).flip();
         if (file.size() > size) { // a dropped tail, or what a failed append left
             file.truncate(size);
         }
-        file.write(size + ManifestFormat.RECORD_HEADER, ByteBuffer.wrap(payload));
+        file.write(size, record);
         file.sync();
-        file.write(size, header);
-        int n = ManifestFormat.RECORD_HEADER + payload.length;
+        file.write(size + 4, checksum);
         size += n;
         io.recordWrite(IoPurpose.LOG, 0, n);
     }

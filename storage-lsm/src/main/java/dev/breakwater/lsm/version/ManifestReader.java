@@ -12,13 +12,17 @@ import java.util.zip.CRC32C;
  * last append apart from damage.
  *
  * <p>What makes the difference decidable is the writer's order ({@link Manifest}): it writes a
- * record's payload, syncs it, and only then writes the 8-byte header and syncs again; an edit is
- * acknowledged after the second sync. So an append interrupted by a crash leaves, after the last
- * complete record, a header that is all zeros (never written) or a prefix of the right header
- * followed by zeros (torn), in front of whatever of the payload reached the disk. Such a tail was
- * never acknowledged and is dropped. Anything else that does not parse — a bad checksum, a header
- * whose length runs past the end of the file (the file was cut), garbage in the middle — is damage
- * to synced data, and reading stops with a {@link CorruptManifestException} naming the offset.
+ * record's length, a zero checksum field and the payload in one write, syncs, and only then writes
+ * the checksum and syncs again; an edit is acknowledged after the second sync, and bytes after the
+ * last complete record are cut off before the next record is written. So an append interrupted by
+ * a crash is the last thing in the file and has a checksum field that is zero or torn (a prefix of
+ * the right checksum, then zeros), in front of all or part of its payload. Such a tail was never
+ * acknowledged and is left out. Anything else that does not parse — a bad checksum, a record cut
+ * short that had its checksum, a record followed by more bytes, an impossible length — is damage to
+ * synced data, and reading stops with a {@link CorruptManifestException} naming the offset.
+ *
+ * <p>One case stays ambiguous and is refused: a file that ends 1 to 4 non-zero bytes into a record
+ * header (a cut through a committed header, or a write torn inside its first 4 bytes).
  *
  * <p>Reading never changes the file: the dropped tail is cut off by the next append.
  *
@@ -45,24 +49,12 @@ final class ManifestReader {
         ByteBuffer header = ByteBuffer.allocate(ManifestFormat.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         while (pos < fileSize) {
             long remaining = fileSize - pos;
-            String problem;
-            if (remaining < ManifestFormat.RECORD_HEADER) {
-                problem = "the file ends " + remaining + " bytes into a record header";
-            } else {
+            if (remaining >= ManifestFormat.RECORD_HEADER) {
                 header.clear();
                 f.read(pos, header);
                 int length = header.getInt(0);
                 int crc = header.getInt(4);
-                if (length == 0) {
-                    // Never written (a version edit is never empty), and CRC32C of nothing is 0,
-                    // so a zero header would otherwise pass as a record.
-                    problem = "a record header of length 0";
-                } else if (length < 0 || length > ManifestFormat.MAX_PAYLOAD) {
-                    problem = "record length " + Integer.toUnsignedString(length) + " is out of range";
-                } else if (length > remaining - ManifestFormat.RECORD_HEADER) {
-                    problem = "the record of " + length + " bytes runs " + (length - (remaining - ManifestFormat.RECORD_HEADER))
-                            + " bytes past the end of the file (the file was cut short)";
-                } else {
+                if (length > 0 && length <= ManifestFormat.MAX_PAYLOAD && length <= remaining - ManifestFormat.RECORD_HEADER) {
                     byte[] payload = new byte[length];
                     f.read(pos + ManifestFormat.RECORD_HEADER, ByteBuffer.wrap(payload));
                     if (crc(payload, 0, length) == crc) {
@@ -71,14 +63,13 @@ final class ManifestReader {
                         edits++;
                         continue;
                     }
-                    long after = remaining - ManifestFormat.RECORD_HEADER - length;
-                    problem = "the record's checksum does not match" + (after > 0 ? " (" + after + " bytes follow it)" : "");
                 }
             }
-            if (isUnfinishedAppend(f, pos, fileSize)) {
+            String damage = unfinishedAppendOrDamage(f, pos, fileSize);
+            if (damage == null) {
                 break;
             }
-            throw new CorruptManifestException(path, pos, problem);
+            throw new CorruptManifestException(path, pos, damage);
         }
         if (edits == 0) {
             throw new CorruptManifestException(path, 0, "it holds no complete record, but a live manifest always starts "
@@ -88,34 +79,61 @@ final class ManifestReader {
     }
 
     /**
-     * True if {@code [pos, fileSize)} is what an interrupted append leaves: a header never written
-     * (zeros) or torn (a prefix of the header that the payload after it calls for, then zeros).
+     * Returns null if {@code [pos, fileSize)} is what an interrupted append leaves (see the class
+     * comment), else what is wrong with the record at {@code pos}.
      */
-    private static boolean isUnfinishedAppend(StorageFile f, long pos, long fileSize) throws IOException {
-        long tail = fileSize - pos;
-        if (tail > ManifestFormat.RECORD_HEADER + (long) ManifestFormat.MAX_PAYLOAD) {
-            return false;
+    private static String unfinishedAppendOrDamage(StorageFile f, long pos, long fileSize) throws IOException {
+        long remaining = fileSize - pos;
+        int h = (int) Math.min(remaining, ManifestFormat.RECORD_HEADER);
+        byte[] head = new byte[h];
+        f.read(pos, ByteBuffer.wrap(head));
+        if (h < ManifestFormat.RECORD_HEADER) {
+            // Cut inside a header: an unfinished append has not written its checksum field yet.
+            boolean checksumUnwritten = h > 4 && allZero(head, 4, h);
+            return checksumUnwritten || allZero(head, 0, h) ? null
+                    : "the file ends " + remaining + " bytes into a record header";
         }
-        byte[] bytes = new byte[(int) tail];
-        f.read(pos, ByteBuffer.wrap(bytes));
-        int h = (int) Math.min(tail, ManifestFormat.RECORD_HEADER);
-        byte[] expected = new byte[ManifestFormat.RECORD_HEADER];
-        if (tail >= ManifestFormat.RECORD_HEADER) {
-            int length = (int) (tail - ManifestFormat.RECORD_HEADER);
-            ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).putInt(length)
-                    .putInt(crc(bytes, ManifestFormat.RECORD_HEADER, length));
+        ByteBuffer b = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
+        int length = b.getInt(0);
+        if (length <= 0 || length > ManifestFormat.MAX_PAYLOAD) {
+            return isZero(f, pos, fileSize) ? null : "record length " + Integer.toUnsignedString(length) + " is impossible";
         }
-        // The header bytes must be the written prefix of the expected header, then zeros. (With
-        // fewer than 8 bytes there is no payload, so only zeros qualify.)
-        int i = 0;
-        while (i < h && tail >= ManifestFormat.RECORD_HEADER && bytes[i] == expected[i]) {
-            i++;
+        long end = pos + ManifestFormat.RECORD_HEADER + length;
+        if (end < fileSize) {
+            return "the record's checksum does not match, and " + (fileSize - end) + " bytes follow it";
         }
-        if (i == ManifestFormat.RECORD_HEADER) {
-            return false; // a complete header: the record was committed, so the damage is real
+        if (end > fileSize) {
+            // Payload incomplete: only an append whose checksum was never written may be cut short.
+            return allZero(head, 4, 8) ? null : "the record of " + length + " bytes runs " + (end - fileSize)
+                    + " bytes past the end of the file (the file was cut short)";
         }
-        for (int j = i; j < h; j++) {
-            if (bytes[j] != 0) {
+        byte[] payload = new byte[length];
+        f.read(pos + ManifestFormat.RECORD_HEADER, ByteBuffer.wrap(payload));
+        byte[] expected = new byte[4];
+        ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).putInt(crc(payload, 0, length));
+        int written = 0;
+        while (written < 4 && head[4 + written] == expected[written]) {
+            written++;
+        }
+        return allZero(head, 4 + written, 8) ? null : "the record's checksum does not match";
+    }
+
+    private static boolean allZero(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True if every byte of {@code [pos, fileSize)} is zero (a file extended without its data). */
+    private static boolean isZero(StorageFile f, long pos, long fileSize) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+        for (long at = pos; at < fileSize; at += chunk.capacity()) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), fileSize - at));
+            f.read(at, chunk);
+            if (!allZero(chunk.array(), 0, chunk.position())) {
                 return false;
             }
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.io.FaultInjectingFileSystem;
-import dev.breakwater.common.io.FaultInjectors;
 import dev.breakwater.common.io.FileOperation;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.MemFileSystem;
@@ -23,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A manifest whose synced part is damaged is refused with the file and offset, and no file is
- * changed; only an append that never reached its commit point (a zero or torn header) is left out.
+ * changed; only an append that never reached its commit point (a zero or torn checksum field, as
+ * the last record) is left out.
  */
 class ManifestDamageTest {
 
@@ -152,21 +152,22 @@ class ManifestDamageTest {
     }
 
     @Test
-    void anAppendWhoseHeaderWasNeverWrittenIsLeftOutThenCutOff() throws IOException {
-        // A crash after the payload's sync and before the header's: the header reads as zeros.
+    void anAppendWhoseChecksumWasNeverWrittenIsLeftOutThenCutOff() throws IOException {
+        // A crash after the first sync of an append and before the checksum's: its field is zero.
         List<Long> offsets = writeThreeFlushes(mem);
-        byte[] full = bytes(manifest);
-        byte[] crashed = full.clone();
-        java.util.Arrays.fill(crashed, offsets.get(3).intValue(), offsets.get(3).intValue() + ManifestFormat.RECORD_HEADER, (byte) 0);
+        byte[] crashed = bytes(manifest);
+        int at = offsets.get(3).intValue();
+        java.util.Arrays.fill(crashed, at + 4, at + ManifestFormat.RECORD_HEADER, (byte) 0);
         replace(manifest, crashed);
         assertOpensWithTwoFlushesThenAppends();
     }
 
     @Test
-    void anAppendWithATornHeaderIsLeftOut() throws IOException {
+    void anAppendWithATornChecksumIsLeftOut() throws IOException {
         List<Long> offsets = writeThreeFlushes(mem);
         byte[] crashed = bytes(manifest);
-        java.util.Arrays.fill(crashed, offsets.get(3).intValue() + 3, offsets.get(3).intValue() + ManifestFormat.RECORD_HEADER, (byte) 0);
+        int at = offsets.get(3).intValue();
+        java.util.Arrays.fill(crashed, at + 6, at + ManifestFormat.RECORD_HEADER, (byte) 0);
         replace(manifest, crashed);
         assertOpensWithTwoFlushesThenAppends();
     }
@@ -176,9 +177,40 @@ class ManifestDamageTest {
         List<Long> offsets = writeThreeFlushes(mem);
         byte[] full = bytes(manifest);
         byte[] crashed = java.util.Arrays.copyOf(full, full.length - 5);
-        java.util.Arrays.fill(crashed, offsets.get(3).intValue(), offsets.get(3).intValue() + ManifestFormat.RECORD_HEADER, (byte) 0);
+        int at = offsets.get(3).intValue();
+        java.util.Arrays.fill(crashed, at + 4, at + ManifestFormat.RECORD_HEADER, (byte) 0);
         replace(manifest, crashed);
         assertOpensWithTwoFlushesThenAppends();
+    }
+
+    @Test
+    void anAppendCutInsideItsHeaderBeforeItsChecksumIsLeftOut() throws IOException {
+        List<Long> offsets = writeThreeFlushes(mem);
+        byte[] crashed = java.util.Arrays.copyOf(bytes(manifest), offsets.get(3).intValue() + 6);
+        java.util.Arrays.fill(crashed, offsets.get(3).intValue() + 4, crashed.length, (byte) 0);
+        replace(manifest, crashed);
+        assertOpensWithTwoFlushesThenAppends();
+    }
+
+    @Test
+    void aZeroedHeaderInTheMiddleIsRefusedNotTakenForAnUnfinishedAppend() throws IOException {
+        List<Long> offsets = writeThreeFlushes(mem);
+        byte[] damaged = bytes(manifest);
+        int at = offsets.get(2).intValue();
+        java.util.Arrays.fill(damaged, at, at + ManifestFormat.RECORD_HEADER, (byte) 0);
+        replace(manifest, damaged);
+        assertRefusedUnchanged(offsets.get(2));
+    }
+
+    @Test
+    void aZeroedChecksumInTheMiddleIsRefused() throws IOException {
+        List<Long> offsets = writeThreeFlushes(mem);
+        byte[] damaged = bytes(manifest);
+        int at = offsets.get(2).intValue();
+        java.util.Arrays.fill(damaged, at + 4, at + ManifestFormat.RECORD_HEADER, (byte) 0);
+        replace(manifest, damaged);
+        CorruptManifestException e = assertRefusedUnchanged(offsets.get(2));
+        assertTrue(e.getMessage().contains("bytes follow it"), e.getMessage());
     }
 
     private void assertOpensWithTwoFlushesThenAppends() throws IOException {
@@ -204,10 +236,8 @@ class ManifestDamageTest {
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
         writeThreeFlushes(fs);
         Manifest.Opened o = Manifest.open(fs, dir, new IoStatistics(), NO_ROTATION);
-        // The second write of the next append is its header: keep 3 of its 8 bytes, then fail.
-        fs.setInjector(FaultInjectors.anyOf(
-                FaultInjectors.failNth(FileOperation.SYNC, p -> false, 1),
-                new TornSecondWrite(manifest)));
+        // The second write of the next append is its checksum: keep 3 of its 4 bytes, then fail.
+        fs.setInjector(new TornSecondWrite(manifest));
         VersionEdit e = new VersionEdit().newRun(0, 9, true).addTable(0, 9, table(9)).setLastFlushedLsn(400);
         assertThrows(IOException.class, () -> o.manifest().append(e, o.version()));
         fs.clearInjector();
@@ -219,7 +249,7 @@ class ManifestDamageTest {
         o.manifest().close();
     }
 
-    /** Tears the second WRITE on one path (3 leading bytes persisted, then a failure) and syncs it. */
+    /** Tears the second WRITE on one path: 3 leading bytes persisted, then a failure. */
     private final class TornSecondWrite implements dev.breakwater.common.io.FaultInjector {
         private final Path path;
         private int writes;
@@ -231,7 +261,7 @@ class ManifestDamageTest {
         @Override
         public IOException maybeFail(FileOperation op, Path p) {
             if (op == FileOperation.WRITE && p.equals(path) && ++writes == 2) {
-                return new dev.breakwater.common.io.InjectedIOException(op, p, "torn header", 3);
+                return new dev.breakwater.common.io.InjectedIOException(op, p, "torn checksum", 3);
             }
             return null;
         }
