@@ -15,12 +15,16 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The persisted catalog of datasets ({@code catalog.json}): every dataset's specification and the
  * ids of its trees. Tree ids are never reused, so log records of a dropped dataset can never be
  * applied to a new one. Saved atomically (write {@code catalog.json.tmp}, sync, rename, sync the
- * directory). Read with Jackson into plain records, no polymorphic typing.
+ * directory). Read with Jackson into plain records, no polymorphic typing. Besides the datasets it
+ * lists {@code garbage}: directories under {@code datasets/} the engine created or is deleting and
+ * may delete at open (see {@link DatasetDirectory}).
  *
  * <p>Thread safety: none; the engine serializes catalog changes.
  */
@@ -50,11 +54,19 @@ final class Catalog {
                        List<IndexJson> indexes) {
     }
 
-    record CatalogJson(int formatVersion, long nextId, List<DatasetJson> datasets) {
+    record CatalogJson(int formatVersion, long nextId, List<DatasetJson> datasets, List<String> garbage) {
     }
 
     private final Map<String, Entry> byName = new LinkedHashMap<>();
+    /**
+     * Directories under {@code datasets/} (relative paths) that the engine is creating or removing:
+     * recorded before a dataset or index directory is created and before one is deleted, so that after
+     * a crash the engine can prove they are its own garbage and delete them. Nothing else unnamed is
+     * ever deleted.
+     */
+    private final Set<String> garbage = new TreeSet<>();
     private long nextId = 1;
+    private boolean persisted;
 
     static Catalog load(FileSystem fs, Path dir) throws IOException {
         Catalog c = new Catalog();
@@ -68,6 +80,7 @@ final class Catalog {
             f.read(0, b);
             bytes = b.array();
         }
+        c.persisted = true;
         CatalogJson json;
         try {
             json = JSON.readValue(bytes, CatalogJson.class);
@@ -78,6 +91,9 @@ final class Catalog {
             throw new IOException("catalog " + path + " has format version " + json.formatVersion() + ", this build reads " + FORMAT_VERSION);
         }
         c.nextId = json.nextId();
+        if (json.garbage() != null) {
+            c.garbage.addAll(json.garbage());
+        }
         for (DatasetJson d : json.datasets()) {
             List<Field> fields = d.fields().stream().map(f -> new Field(f.name(), f.type(), f.nullable())).toList();
             List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
@@ -96,7 +112,7 @@ final class Catalog {
                     .map(i -> new IndexJson(i.name(), i.fields(), e.indexTrees().get(i.name()))).toList();
             datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes));
         }
-        byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(FORMAT_VERSION, nextId, datasets));
+        byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(FORMAT_VERSION, nextId, datasets, List.copyOf(garbage)));
         Path tmp = dir.resolve(FILE + ".tmp");
         try (StorageFile f = fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
             f.write(0, ByteBuffer.wrap(bytes));
@@ -104,6 +120,25 @@ final class Catalog {
         }
         fs.rename(tmp, dir.resolve(FILE));
         fs.syncDirectory(dir);
+        persisted = true;
+    }
+
+    /** True if the catalog was read from, or has been saved to, {@code catalog.json}. */
+    boolean persisted() {
+        return persisted;
+    }
+
+    /** Directories (relative to {@code datasets/}) recorded as the engine's garbage. */
+    Set<String> garbage() {
+        return Set.copyOf(garbage);
+    }
+
+    void addGarbage(String relativeDir) {
+        garbage.add(relativeDir);
+    }
+
+    void removeGarbage(String relativeDir) {
+        garbage.remove(relativeDir);
     }
 
     long newId() {

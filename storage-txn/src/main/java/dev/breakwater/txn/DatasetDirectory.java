@@ -26,8 +26,15 @@ import org.slf4j.LoggerFactory;
  * Where datasets live on disk and how their trees are opened, created and removed:
  * {@code <data>/datasets/<dataset id>_<name>/tree-<tree id>/}. Directory names carry never-reused
  * ids, so a dataset dropped and created again under the same name never meets its old files.
- * Catalog changes are saved only after the trees they name exist; directories the catalog does not
- * name (left by a crash during create or drop) are deleted at open.
+ *
+ * <p>The engine deletes only directories its own records name. Before it creates a dataset or an
+ * index directory, and before it deletes one, it records that directory in the catalog's
+ * {@code garbage} list and saves the catalog; the entry goes once the catalog names the new trees,
+ * or once the deletion is done. After a crash in between, open deletes exactly the directories
+ * listed there. Open refuses, with a {@link DataDirectoryException} and without changing anything,
+ * a {@code datasets/} entry that the catalog neither names nor lists as garbage, a directory the
+ * catalog names that is missing, and a {@code datasets/} that holds anything while
+ * {@code catalog.json} is missing.
  *
  * <p>Thread safety: called under the engine's DDL lock, or during open.
  */
@@ -35,16 +42,26 @@ final class DatasetDirectory {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatasetDirectory.class);
 
+    /** The directory under the data directory that holds the datasets. */
+    static final String ROOT = "datasets";
+    /** What a garbage entry may look like: a dataset directory, or a tree directory inside one. */
+    private static final java.util.regex.Pattern GARBAGE_NAME =
+            java.util.regex.Pattern.compile("[0-9]+_[^/\\\\]+(/tree-[0-9]+)?");
+
     private final StorageEngine engine;
     private final Path root;
 
     DatasetDirectory(StorageEngine engine) {
         this.engine = engine;
-        this.root = engine.dir.resolve("datasets");
+        this.root = engine.dir.resolve(ROOT);
     }
 
     private Path datasetDir(Catalog.Entry e) {
-        return root.resolve(e.id() + "_" + e.spec().name());
+        return root.resolve(datasetDirName(e));
+    }
+
+    private static String datasetDirName(Catalog.Entry e) {
+        return e.id() + "_" + e.spec().name();
     }
 
     private static String treeDirName(long treeId) {
@@ -127,29 +144,77 @@ final class DatasetDirectory {
         return new DatasetState(e, primary, secondaries);
     }
 
-    /** Opens every dataset of the catalog and removes directories it does not name. */
+    /**
+     * Checks that {@code datasets/} holds only what the catalog names or lists as garbage, opens
+     * every dataset of the catalog, then deletes the garbage directories.
+     */
     void openAll() throws IOException {
-        engine.fs.createDirectories(root);
+        Catalog catalog = engine.catalog;
+        List<String> top = engine.fs.exists(root) ? engine.fs.list(root) : List.of();
+        if (!catalog.persisted() && !top.isEmpty()) {
+            throw new DataDirectoryException("data directory " + engine.dir + " holds " + ROOT + "/" + top.get(0)
+                    + (top.size() > 1 ? " (and " + (top.size() - 1) + " more)" : "") + " but " + Catalog.FILE
+                    + " is missing; restore " + Catalog.FILE + " or move the directory away");
+        }
+        Set<String> garbage = catalog.garbage();
+        for (String g : garbage) {
+            if (!GARBAGE_NAME.matcher(g).matches() || g.contains("..")) {
+                throw new DataDirectoryException(Catalog.FILE + " in " + engine.dir + " lists '" + g + "' as garbage, which "
+                        + "is not a directory the engine creates; the catalog is damaged: restore it from a backup");
+            }
+        }
         Set<String> live = new HashSet<>();
-        for (Catalog.Entry e : engine.catalog.entries()) {
-            engine.datasetStates().put(e.spec().name(), openState(e));
-            live.add(datasetDir(e).getFileName().toString());
+        for (Catalog.Entry e : catalog.entries()) {
+            String name = datasetDirName(e);
+            live.add(name);
             Set<String> trees = new HashSet<>();
             trees.add(treeDirName(e.primaryTree()));
             e.indexTrees().values().forEach(id -> trees.add(treeDirName(id)));
-            for (String name : engine.fs.list(datasetDir(e))) {
-                if (!trees.contains(name)) {
-                    LOG.info("removing tree directory {} of dataset {} that the catalog does not name", name, e.spec().name());
-                    deleteRecursively(datasetDir(e).resolve(name));
+            if (!engine.fs.exists(datasetDir(e))) {
+                throw new DataDirectoryException("data directory " + engine.dir + ": " + Catalog.FILE + " names dataset '"
+                        + e.spec().name() + "' in " + ROOT + "/" + name + ", which is missing; restore that directory");
+            }
+            for (String tree : trees) {
+                Path treeDir = datasetDir(e).resolve(tree);
+                if (!engine.fs.exists(treeDir) || engine.fs.list(treeDir).isEmpty()) {
+                    throw new DataDirectoryException("data directory " + engine.dir + ": " + Catalog.FILE + " names tree "
+                            + ROOT + "/" + name + "/" + tree + " of dataset '" + e.spec().name() + "', which is missing or "
+                            + "empty; restore that directory");
+                }
+            }
+            for (String child : engine.fs.list(datasetDir(e))) {
+                if (!trees.contains(child) && !garbage.contains(name + "/" + child)) {
+                    throw unnamed(ROOT + "/" + name + "/" + child);
                 }
             }
         }
-        for (String name : engine.fs.list(root)) {
-            if (!live.contains(name)) {
-                LOG.info("removing dataset directory {} that the catalog does not name", name);
-                deleteRecursively(root.resolve(name));
+        for (String name : top) {
+            if (!live.contains(name) && !garbage.contains(name)) {
+                throw unnamed(ROOT + "/" + name);
             }
         }
+        engine.fs.createDirectories(root);
+        for (Catalog.Entry e : catalog.entries()) {
+            engine.datasetStates().put(e.spec().name(), openState(e));
+        }
+        if (!garbage.isEmpty()) {
+            for (String g : garbage) {
+                Path p = root.resolve(g);
+                if (engine.fs.exists(p)) {
+                    LOG.info("removing {} left by an interrupted create or drop (listed as garbage in {})", p, Catalog.FILE);
+                    deleteRecursively(p);
+                }
+                catalog.removeGarbage(g);
+            }
+            engine.fs.syncDirectory(root);
+            catalog.save(engine.fs, engine.dir);
+        }
+    }
+
+    private DataDirectoryException unnamed(String relative) {
+        return new DataDirectoryException("data directory " + engine.dir + " holds " + relative + ", which " + Catalog.FILE
+                + " does not name; the engine deletes only directories its own records name: move " + relative
+                + " away (or restore the " + Catalog.FILE + " that names it)");
     }
 
     DatasetState create(DatasetSpec spec) throws IOException {
@@ -161,14 +226,20 @@ final class DatasetDirectory {
             indexTrees.put(ix.name(), c.newId());
         }
         Catalog.Entry e = new Catalog.Entry(id, spec, primaryTree, indexTrees);
+        String name = datasetDirName(e);
+        c.addGarbage(name); // until the catalog names it: a crash in between leaves provable garbage
+        c.save(engine.fs, engine.dir);
         DatasetState state = openState(e);
         c.put(e);
+        c.removeGarbage(name);
         c.save(engine.fs, engine.dir);
         return state;
     }
 
     void drop(DatasetState state) throws IOException {
+        String name = datasetDirName(state.entry);
         engine.catalog.remove(state.spec.name());
+        engine.catalog.addGarbage(name); // until it is deleted: a crash in between leaves provable garbage
         engine.catalog.save(engine.fs, engine.dir);
         for (LsmTree t : state.trees()) {
             t.close(false);
@@ -180,6 +251,8 @@ final class DatasetDirectory {
             engine.writeMemory.unregister(s.tree());
         }
         deleteRecursively(datasetDir(state.entry));
+        engine.catalog.removeGarbage(name);
+        engine.catalog.save(engine.fs, engine.dir);
     }
 
     /**
@@ -192,6 +265,9 @@ final class DatasetDirectory {
         Map<String, Long> trees = new LinkedHashMap<>(state.entry.indexTrees());
         trees.put(index.name(), treeId);
         Catalog.Entry e = new Catalog.Entry(state.entry.id(), spec, state.entry.primaryTree(), trees);
+        String treeDir = datasetDirName(e) + "/" + treeDirName(treeId);
+        engine.catalog.addGarbage(treeDir); // until the catalog names it
+        engine.catalog.save(engine.fs, engine.dir);
         LsmTree tree = openTree(e, index.name(), treeId);
         KeyCodec codec = new KeyCodec(spec, index.name(), DatasetState.secondaryKeyFields(spec, index));
         // Entries written during the build carry the log position reached so far: every later
@@ -208,6 +284,7 @@ final class DatasetDirectory {
         }
         tree.flush();
         engine.catalog.put(e);
+        engine.catalog.removeGarbage(treeDir);
         engine.catalog.save(engine.fs, engine.dir);
         List<DatasetState.Secondary> secondaries = new ArrayList<>(state.secondaries);
         secondaries.add(new DatasetState.Secondary(index, treeId, tree, codec));

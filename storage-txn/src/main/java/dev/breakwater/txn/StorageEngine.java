@@ -17,6 +17,7 @@ import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import dev.breakwater.lsm.sstable.SSTableFormat;
 import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.lsm.tree.TreeResources;
+import dev.breakwater.lsm.version.CorruptManifestException;
 import dev.breakwater.txn.log.LogManager;
 import dev.breakwater.txn.log.LogOptions;
 import dev.breakwater.txn.log.ReplayResult;
@@ -84,6 +85,8 @@ public final class StorageEngine implements AutoCloseable {
     final Durability durability;
     final Catalog catalog;
     private final DatasetDirectory directory;
+    /** The lock on {@link #dir} and the proof it is an engine directory, held until close. */
+    private final DataDirectoryGuard guard;
     /** Current state of each open dataset, by name. */
     private final Map<String, DatasetState> datasets = new ConcurrentHashMap<>();
     /** Every open tree, by tree id (for recovery and the background monitor). */
@@ -104,41 +107,73 @@ public final class StorageEngine implements AutoCloseable {
         this.config = config;
         this.durability = config.get(ConfigOptions.DURABILITY);
         int pageSize = Math.toIntExact(config.get(ConfigOptions.PAGE_SIZE));
-        fs.createDirectories(dir);
-        this.cache = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
-                Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
-                Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
-        this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
-        this.resources = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
-                config.get(ConfigOptions.MERGE_THREADS), config.get(ConfigOptions.MEMORY_MERGE_THREADS));
-        this.locks = new EngineLocks();
-        // The manager reads the log position lazily: the log opens after recovery.
-        this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),
-                config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
-                config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
-                DatasetDirectory.activeComponentBytes(config)), this::logEndLsn);
-        this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
+        // First recognise and lock the directory: a refused open allocates nothing and changes nothing.
+        this.guard = DataDirectoryGuard.acquire(fs, dir);
+        BufferCache c = null;
+        WriteMemoryPool p = null;
+        TreeResources r = null;
+        LogManager l = null;
         try {
+            this.cache = c = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
+                    Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
+                    Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
+            this.pool = p = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
+            this.resources = r = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
+                    config.get(ConfigOptions.MERGE_THREADS), config.get(ConfigOptions.MEMORY_MERGE_THREADS));
+            this.locks = new EngineLocks();
+            // The manager reads the log position lazily: the log opens after recovery.
+            this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),
+                    config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
+                    config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
+                    DatasetDirectory.activeComponentBytes(config)), this::logEndLsn);
+            this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
             this.catalog = Catalog.load(fs, dir);
             this.directory = new DatasetDirectory(this);
             directory.openAll();
             this.recovery = Recovery.replay(this);
-            this.log = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
-        } catch (IOException | RuntimeException e) {
-            for (LsmTree t : trees.values()) {
-                try {
-                    t.close(false);
-                } catch (IOException | RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            resources.shutdownPools();
-            cache.close();
-            pool.close();
+            this.log = l = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
+            this.monitor = new EngineMonitor(this);
+            pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
+        } catch (IOException | RuntimeException | Error e) {
+            releaseAfterFailedOpen(e, l, r, c, p);
             throw e;
         }
-        this.monitor = new EngineMonitor(this);
-        pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
+    }
+
+    /** Releases what a failed constructor took, in reverse order; failures are added to {@code e}. */
+    private void releaseAfterFailedOpen(Throwable e, LogManager l, TreeResources r, BufferCache c, WriteMemoryPool p) {
+        if (l != null) {
+            try {
+                l.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+        for (LsmTree t : trees.values()) {
+            try {
+                t.close(false);
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+        try {
+            if (r != null) {
+                r.shutdownPools();
+            }
+            if (c != null) {
+                c.close();
+            }
+            if (p != null) {
+                p.close();
+            }
+        } catch (RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+        }
+        try {
+            guard.close();
+        } catch (IOException | RuntimeException suppressed) {
+            e.addSuppressed(suppressed);
+        }
     }
 
     /** Opens (or creates) an engine in {@code dir} with the embedded default configuration. */
@@ -152,12 +187,32 @@ public final class StorageEngine implements AutoCloseable {
         return open(fs, dir, config);
     }
 
-    /** Opens an engine over any file system (in-memory, fault-injecting, ...). */
+    /**
+     * Opens an engine over any file system (in-memory, fault-injecting, ...).
+     *
+     * @throws DirectoryInUseException if another engine (in this process or another) has
+     *     {@code dir} open
+     * @throws DataDirectoryException if {@code dir} holds what the engine cannot prove is its own
+     *     (another program's files, a dataset directory its catalog does not name, a missing catalog
+     *     or {@code CURRENT}) or a damaged manifest; nothing is changed or deleted
+     * @throws StorageIOException if reading or writing the directory fails
+     */
     public static StorageEngine open(FileSystem fs, Path dir, StorageConfig config) {
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
-            engine.monitor.start();
+            try {
+                engine.monitor.start();
+            } catch (RuntimeException | Error e) {
+                try {
+                    engine.close(); // releases the lock, memory and threads the engine took
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
             return engine;
+        } catch (CorruptManifestException e) {
+            throw new DataDirectoryException("cannot open engine in " + dir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);
         }
@@ -536,6 +591,11 @@ public final class StorageEngine implements AutoCloseable {
         resources.shutdownPools();
         cache.close();
         pool.close();
+        try {
+            guard.close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
         if (first != null) {
             throw new StorageIOException("closing engine in " + dir, first);
         }

@@ -143,6 +143,12 @@ public final class FaultInjectingFileSystem implements FileSystem {
     }
 
     @Override
+    public LockFile lock(Path path) throws IOException {
+        check(FileOperation.LOCK, path);
+        return delegate.lock(path);
+    }
+
+    @Override
     public int directIoAlignment() {
         return delegate.directIoAlignment();
     }

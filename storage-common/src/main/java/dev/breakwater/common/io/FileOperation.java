@@ -18,5 +18,7 @@ public enum FileOperation {
     SIZE,
     TRUNCATE,
     SYNC_DIRECTORY,
-    CREATE_DIRECTORIES
+    CREATE_DIRECTORIES,
+    /** {@link FileSystem#lock}; a failed lock leaves the file unlocked. */
+    LOCK
 }

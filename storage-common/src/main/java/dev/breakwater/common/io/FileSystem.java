@@ -41,6 +41,16 @@ public interface FileSystem {
      */
     void syncDirectory(Path dir) throws IOException;
 
+    /**
+     * Takes an exclusive lock on the file at {@code path}, creating the file if it does not exist,
+     * and records this process's id in it ({@link LockFile#holderRecord()}). The lock holds against
+     * other processes and against other callers in this process until {@link LockFile#close()}.
+     *
+     * @throws FileLockedException if the lock is already held; it names the holder's process id
+     *     when the file records one
+     */
+    LockFile lock(Path path) throws IOException;
+
     /** Alignment in bytes required of buffers, positions and lengths for direct I/O files. */
     default int directIoAlignment() {
         return 4096;

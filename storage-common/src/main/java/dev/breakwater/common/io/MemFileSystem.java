@@ -29,6 +29,9 @@ import java.util.TreeMap;
  *       caller sync their parents would test nothing of interest.
  * </ul>
  *
+ * <p>{@link #lock(Path)} is an in-process lock on a path (the file is created and holds the pid); a crash
+ * clone holds no locks, as a restarted process would not.
+ *
  * <p>Paths are made absolute and normalized, so {@code a/./b} and {@code /cwd/a/b} name the same
  * file. {@link OpenOption#DIRECT} is accepted and ignored ({@link StorageFile#isDirect()} is false,
  * and alignment is not checked). Opening a directory as a file fails.
@@ -38,7 +41,7 @@ import java.util.TreeMap;
  * {@code durableChildren} was in {@code children} at the directory's last sync.
  *
  * <p>Thread safety: safe for concurrent use. The namespace is guarded by {@link #lock}; file
- * contents by their own {@link MemFileData} monitor. Lock order: {@link #lock}, then a file.
+ * contents by their own {@link MemFileData} monitor; the set of locked paths by {@link #lock} too. Lock order: {@link #lock}, then a file.
  */
 public final class MemFileSystem implements FileSystem {
 
@@ -55,6 +58,10 @@ public final class MemFileSystem implements FileSystem {
 
     @GuardedBy("lock")
     private final Dir root;
+
+    /** Normalized paths of the files locked through {@link #lock(Path)}; never carried into a crash clone. */
+    @GuardedBy("lock")
+    private final java.util.Set<Path> locked = new java.util.HashSet<>();
 
     public MemFileSystem() {
         this(new Dir());
@@ -204,6 +211,29 @@ public final class MemFileSystem implements FileSystem {
         synchronized (lock) {
             Dir d = dirLocked(dir);
             d.durableChildren = new TreeMap<>(d.children);
+        }
+    }
+
+    @Override
+    public LockFile lock(Path path) throws IOException {
+        Path p = normalize(path);
+        synchronized (lock) {
+            if (locked.contains(p)) {
+                throw new FileLockedException(path, ProcessHandle.current().pid());
+            }
+            try (StorageFile f = open(path, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
+                f.write(0, java.nio.ByteBuffer.wrap(LockFile.holderRecord()));
+                f.sync();
+            }
+            locked.add(p);
+            return new MemLockFile(this, path, p);
+        }
+    }
+
+    /** Releases the lock {@link #lock(Path)} took on a normalized path. */
+    void unlock(Path normalized) {
+        synchronized (lock) {
+            locked.remove(normalized);
         }
     }
 

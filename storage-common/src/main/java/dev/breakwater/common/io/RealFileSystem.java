@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * to {@link #directIoAlignment()} (so misaligned code fails on every platform, not only on Linux),
  * and {@link StorageFile#isDirect()} says whether the page cache is really bypassed.
  *
+ * <p>Locks: {@link #lock} is an operating-system file lock ({@link RealLockFile}), exclusive against
+ * other processes and, through a JVM-wide registry, against other callers in this JVM.
+ *
  * <p>Errors: every exception names the path it concerns. Exceptions from {@link Files} already do;
  * exceptions from a {@link FileChannel} are wrapped in an {@link IOException} that does.
  *
@@ -198,6 +201,11 @@ public final class RealFileSystem implements FileSystem {
         } catch (IOException e) {
             throw withPath(e, "sync directory", dir);
         }
+    }
+
+    @Override
+    public LockFile lock(Path path) throws IOException {
+        return RealLockFile.acquire(path);
     }
 
     @Override

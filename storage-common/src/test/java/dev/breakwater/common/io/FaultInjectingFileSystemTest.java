@@ -205,6 +205,7 @@ class FaultInjectingFileSystemTest {
                 fs.setInjector(FaultInjectors.failAlways(op, p -> true));
                 Path expected = switch (op) {
                     case LIST, SYNC_DIRECTORY, CREATE_DIRECTORIES -> dir;
+                    case LOCK -> dir.resolve("LOCK");
                     default -> wal;
                 };
                 IOException e = assertThrows(IOException.class, () -> run(op, file), op.name());
@@ -242,7 +243,18 @@ class FaultInjectingFileSystemTest {
             case TRUNCATE -> file.truncate(0);
             case SYNC_DIRECTORY -> fs.syncDirectory(dir);
             case CREATE_DIRECTORIES -> fs.createDirectories(dir);
+            case LOCK -> fs.lock(dir.resolve("LOCK")).close();
             default -> throw new AssertionError(op);
         }
+    }
+
+    @Test
+    void injectedLockFailureLeavesTheFileUnlocked() throws IOException {
+        Path lockPath = dir.resolve("LOCK");
+        fs.setInjector(FaultInjectors.failNth(FileOperation.LOCK, 1));
+        IOException e = assertThrows(IOException.class, () -> fs.lock(lockPath));
+        assertInjected(e, FileOperation.LOCK, lockPath);
+        fs.lock(lockPath).close();
+        assertEquals(2, fs.operationCount(FileOperation.LOCK));
     }
 }

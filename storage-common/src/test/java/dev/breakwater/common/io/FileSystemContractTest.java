@@ -285,4 +285,36 @@ abstract class FileSystemContractTest {
         }
         return file.size();
     }
+
+    @Test
+    void lockIsExclusiveUntilClosedAndRecordsThePid() throws IOException {
+        Path lockPath = dir.resolve("LOCK");
+        long pid = ProcessHandle.current().pid();
+        try (LockFile held = fs.lock(lockPath)) {
+            assertEquals(lockPath, held.path());
+            try (StorageFile f = fs.open(lockPath, OpenOption.READ)) {
+                assertEquals(pid + "\n", readAll(f), "the lock file records the holder's pid");
+            }
+            FileLockedException second = assertThrows(FileLockedException.class, () -> fs.lock(lockPath));
+            assertEquals(pid, second.holderPid());
+            assertTrue(second.getMessage().contains(lockPath.toString()), second.getMessage());
+            assertTrue(second.getMessage().contains("process " + pid), second.getMessage());
+            // The refused attempt must not have released the lock that is held.
+            assertThrows(FileLockedException.class, () -> fs.lock(lockPath));
+        }
+        try (LockFile again = fs.lock(lockPath)) {
+            assertTrue(fs.exists(again.path()), "closing a lock keeps the file");
+        }
+    }
+
+    @Test
+    void lockCloseIsIdempotentAndLocksAreIndependentPerFile() throws IOException {
+        LockFile a = fs.lock(dir.resolve("a.lock"));
+        try (LockFile b = fs.lock(dir.resolve("b.lock"))) {
+            a.close();
+            a.close();
+            fs.lock(dir.resolve("a.lock")).close();
+            assertThrows(FileLockedException.class, () -> fs.lock(b.path()));
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.sstable.SSTableReader;
+import dev.breakwater.lsm.version.CorruptManifestException;
 import dev.breakwater.lsm.version.Manifest;
 import dev.breakwater.lsm.version.ManifestFormat;
 import dev.breakwater.lsm.version.TableMeta;
@@ -76,6 +77,10 @@ final class VersionSet implements AutoCloseable {
         try {
             Version v = opened.version();
             for (TableMeta t : v.allTables()) {
+                if (!fs.exists(TableFiles.path(dir, t.fileNumber()))) {
+                    throw new CorruptManifestException(dir.resolve(ManifestFormat.manifestName(opened.manifest().number())), -1,
+                            "it lists table " + TableFiles.name(t.fileNumber()) + ", which is missing from " + dir);
+                }
                 set.openReader(t);
             }
             set.install(v);
@@ -86,11 +91,15 @@ final class VersionSet implements AutoCloseable {
         }
         LOG.info("tree {}: opened {} with {} tables in {} levels after replaying {} manifest edits{}", treeName, dir,
                 opened.version().allTables().size(), opened.version().levelCount(), opened.editsReplayed(),
-                opened.tornTail() ? " (torn tail truncated)" : "");
+                opened.droppedTail() ? " (an unfinished append left out)" : "");
         return set;
     }
 
-    /** Deletes files no installed version refers to: partial outputs of a crashed flush or merge, old manifests. */
+    /**
+     * Deletes files no installed version refers to: partial outputs of a crashed flush or merge, old
+     * manifests. Runs only on a version read completely ({@link Manifest#open} refuses anything
+     * else), and touches only names this tree writes; other files in the directory stay.
+     */
     private void removeOrphans() throws IOException {
         Set<String> live = new HashSet<>(manifest.liveFileNames());
         for (TableMeta t : current.allTables()) {

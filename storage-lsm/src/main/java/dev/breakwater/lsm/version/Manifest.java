@@ -5,7 +5,6 @@ import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -21,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * (LevelDB's {@code VersionSet::LogAndApply} and {@code Recover}). Format: {@link ManifestFormat}.
  * When the manifest grows past a limit, {@link #append} starts a new one that opens with a snapshot
  * of the current version, then switches {@code CURRENT} atomically.
+ *
+ * <p>What the writer guarantees, and what {@link ManifestReader} relies on: (1) one record at a
+ * time, each written with a zero checksum field first (length and payload), synced, then its
+ * checksum, synced, and acknowledged only then; so only the last record can be unfinished, and an
+ * unfinished one has a zero or torn checksum field. (2) Bytes past the last complete record are cut off before the next record
+ * is written. (3) {@code CURRENT} names a manifest only after that manifest's snapshot is synced.
  *
  * <p>Thread safety: not thread-safe; the version set serializes calls.
  */
@@ -43,12 +48,22 @@ public final class Manifest implements AutoCloseable {
         this.rotateBytes = rotateBytes;
     }
 
-    /** The recovered version and the open manifest to append to. */
-    public record Opened(Manifest manifest, Version version, int editsReplayed, boolean tornTail) {
+    /**
+     * The recovered version and the open manifest to append to.
+     *
+     * @param droppedTail true if an unfinished, never-acknowledged append after the last record was
+     *                    left out (see {@link ManifestReader}); the next append cuts it off
+     */
+    public record Opened(Manifest manifest, Version version, int editsReplayed, boolean droppedTail) {
     }
 
     /**
-     * Opens the manifest in {@code dir}, creating an empty tree if there is none.
+     * Opens the manifest in {@code dir}, creating an empty tree if the directory holds none.
+     *
+     * <p>Refuses, with a {@link CorruptManifestException} and without changing any file, whatever
+     * it cannot read completely: a damaged record in the synced part of the manifest, a
+     * {@code CURRENT} that is missing while tables or a manifest with tables exist, or one that
+     * names a missing manifest.
      *
      * @param rotateBytes start a new manifest file once the current one is larger than this
      */
@@ -57,6 +72,7 @@ public final class Manifest implements AutoCloseable {
         Manifest m = new Manifest(fs, dir, io, rotateBytes);
         Path current = dir.resolve(ManifestFormat.CURRENT);
         if (!fs.exists(current)) {
+            checkNeverCreated(fs, dir, io);
             Version empty = Version.empty();
             m.startNewFile(1, empty);
             return new Opened(m, empty, 0, false);
@@ -66,67 +82,63 @@ public final class Manifest implements AutoCloseable {
         try {
             number = Long.parseLong(name.substring(ManifestFormat.MANIFEST_PREFIX.length()));
         } catch (RuntimeException e) {
-            throw new IOException("CURRENT in " + dir + " names '" + name + "', not a manifest file");
+            throw new CorruptManifestException(current, -1, "CURRENT names '" + name + "', not a manifest file");
         }
         Path path = dir.resolve(name);
         if (!fs.exists(path)) {
-            throw new IOException("CURRENT in " + dir + " names " + name + ", which does not exist");
+            throw new CorruptManifestException(current, -1, "CURRENT names " + name + ", which does not exist");
         }
         StorageFile f = fs.open(path, OpenOption.READ, OpenOption.WRITE);
-        VersionBuilder builder = new VersionBuilder(Version.empty());
-        long pos = 0;
-        long fileSize = f.size();
-        int edits = 0;
-        boolean torn = false;
-        ByteBuffer header = ByteBuffer.allocate(ManifestFormat.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        while (pos < fileSize) {
-            if (fileSize - pos < ManifestFormat.RECORD_HEADER) {
-                torn = true;
-                break;
-            }
-            header.clear();
-            f.read(pos, header);
-            int length = header.getInt(0);
-            int crc = header.getInt(4);
-            if (length < 0 || length > ManifestFormat.MAX_PAYLOAD || pos + ManifestFormat.RECORD_HEADER + length > fileSize) {
-                torn = true;
-                break;
-            }
-            ByteBuffer payload = ByteBuffer.allocate(length);
-            f.read(pos + ManifestFormat.RECORD_HEADER, payload);
-            CRC32C c = new CRC32C();
-            c.update(payload.array(), 0, length);
-            if ((int) c.getValue() != crc) {
-                torn = true;
-                break;
-            }
-            VersionEdit edit;
-            try {
-                edit = VersionEdit.decode(payload.array());
-            } catch (IllegalArgumentException e) {
-                f.close();
-                throw new IOException("manifest " + path + " record at offset " + pos + " has a valid checksum but cannot be decoded: " + e.getMessage(), e);
-            }
-            try {
-                builder.apply(edit);
-            } catch (IllegalStateException e) {
-                f.close();
-                throw new IOException("manifest " + path + " record at offset " + pos + " does not apply: " + e.getMessage(), e);
-            }
-            pos += ManifestFormat.RECORD_HEADER + length;
-            edits++;
+        ManifestReader.Result r;
+        try {
+            r = ManifestReader.read(f, path);
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            throw e;
         }
-        io.recordRead(IoPurpose.LOG, 0, pos);
-        if (torn) {
-            LOG.warn("manifest {}: torn record at offset {} of {} bytes (crash during an append); truncating and continuing with {} edits",
-                    path, pos, fileSize, edits);
-            f.truncate(pos);
-            f.sync();
+        io.recordRead(IoPurpose.LOG, 0, r.fileSize());
+        if (r.droppedTail()) {
+            LOG.info("manifest {}: left out the unfinished append at offset {} ({} bytes, never acknowledged); "
+                    + "replayed {} edits", path, r.validEnd(), r.fileSize() - r.validEnd(), r.edits());
         }
         m.number = number;
         m.file = f;
-        m.size = pos;
-        return new Opened(m, builder.build(), edits, torn);
+        m.size = r.validEnd();
+        return new Opened(m, r.version(), r.edits(), r.droppedTail());
+    }
+
+    /**
+     * Without {@code CURRENT}, the directory is a new tree only if its creation never completed:
+     * no tables, and no manifest but a first one whose version holds nothing. {@code CURRENT} is
+     * written last at creation and replaced atomically afterwards, so its absence anywhere else is
+     * damage, not an empty tree.
+     */
+    private static void checkNeverCreated(FileSystem fs, Path dir, IoStatistics io) throws IOException {
+        Path current = dir.resolve(ManifestFormat.CURRENT);
+        for (String name : fs.list(dir)) {
+            if (name.endsWith(".sst")) {
+                throw new CorruptManifestException(current, -1, "CURRENT is missing but the directory holds table " + name
+                        + "; restore CURRENT (one line naming the live MANIFEST-n file, then a newline)");
+            }
+            if (name.startsWith(ManifestFormat.MANIFEST_PREFIX)) {
+                Path path = dir.resolve(name);
+                boolean firstAndEmpty = name.equals(ManifestFormat.manifestName(1)) && holdsNothing(fs, path);
+                if (!firstAndEmpty) {
+                    throw new CorruptManifestException(current, -1, "CURRENT is missing but the directory holds manifest " + name
+                            + "; restore CURRENT (one line naming the live MANIFEST-n file, then a newline)");
+                }
+            }
+        }
+    }
+
+    /** True if the manifest at {@code path} has no complete record or records an empty version. */
+    private static boolean holdsNothing(FileSystem fs, Path path) throws IOException {
+        try (StorageFile f = fs.open(path, OpenOption.READ)) {
+            Version v = ManifestReader.read(f, path).version();
+            return v.allTables().isEmpty() && v.lastFlushedLsn() == Version.empty().lastFlushedLsn();
+        } catch (CorruptManifestException e) {
+            return e.offset() == 0 && e.getMessage().contains("no complete record");
+        }
     }
 
     private static String readCurrent(FileSystem fs, Path current) throws IOException {
@@ -135,7 +147,7 @@ public final class Manifest implements AutoCloseable {
             f.read(0, b);
             String s = new String(b.array(), 0, b.position(), StandardCharsets.UTF_8);
             if (!s.endsWith("\n")) {
-                throw new IOException("CURRENT file " + current + " is incomplete: '" + s + "'");
+                throw new CorruptManifestException(current, -1, "CURRENT is incomplete: '" + s + "'");
             }
             return s.trim();
         }
@@ -165,13 +177,24 @@ public final class Manifest implements AutoCloseable {
         file.sync();
     }
 
+    /**
+     * Appends one record in two synced steps: length, a zero checksum field and the payload first,
+     * then the checksum (the commit point). {@link ManifestReader} relies on this order to tell an
+     * unfinished append (checksum field zero or torn) from damage. The caller syncs after it.
+     */
     private void writeRecord(byte[] payload) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(ManifestFormat.RECORD_HEADER + payload.length).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C c = new CRC32C();
         c.update(payload);
-        b.putInt(payload.length).putInt((int) c.getValue()).put(payload).flip();
-        int n = b.remaining();
-        file.write(size, b);
+        int n = ManifestFormat.RECORD_HEADER + payload.length;
+        ByteBuffer record = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        record.putInt(payload.length).putInt(0).put(payload).flip();
+        ByteBuffer checksum = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) c.getValue()).flip();
+        if (file.size() > size) { // a dropped tail, or what a failed append left
+            file.truncate(size);
+        }
+        file.write(size, record);
+        file.sync();
+        file.write(size + 4, checksum);
         size += n;
         io.recordWrite(IoPurpose.LOG, 0, n);
     }

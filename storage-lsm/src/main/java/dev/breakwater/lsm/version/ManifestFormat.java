@@ -19,9 +19,17 @@ package dev.breakwater.lsm.version;
  *  | length u32 | CRC32C u32   | payload (length bytes)      |
  *  +------------+--------------+-----------------------------+
  * </pre>
- * Little endian. The CRC covers the payload. A record whose length runs past the end of the file
- * or whose CRC does not match is a torn tail from a crash during an append: replay stops before it
- * and the file is truncated there. An edit counts as installed only once its record is synced.
+ * Little endian. The CRC covers the payload. A record is written in two synced steps: length, a
+ * zero CRC field and the payload first, then the CRC (the commit point); the edit counts as
+ * installed once the CRC is synced. So a crash during an append leaves, as the last thing in the
+ * file, a record whose CRC field is zero or torn (a prefix of the right CRC, then zeros), with all
+ * or part of its payload: that tail was never acknowledged, is left out at open, and is cut off by
+ * the next append (the file is not changed at open). Anything else that does not parse is damage
+ * to synced data — a CRC mismatch, a record with its CRC cut short, bytes after a record that fails
+ * its CRC, an impossible length, an undecodable edit, a live manifest without a record — and the
+ * tree refuses to open, naming the file and offset. A missing {@code CURRENT} is damage too, unless
+ * the directory holds no table and no manifest but an empty {@code MANIFEST-000001} (a creation
+ * that did not finish).
  *
  * <h2>Payload (one version edit)</h2>
  * <pre>
