@@ -107,6 +107,12 @@ public final class ConfigOptions {
     public static final Option<Long> MAX_LOG_SIZE = define("max-log-size", ValueType.BYTES, GIB, "bytes",
             MIB, null, null, null,
             "Log length at which log-triggered flushes start so the log can be truncated; also triggers a tuning cycle.");
+    public static final Option<LogRecoveryMode> LOG_RECOVERY = define("log-recovery",
+            ValueType.enumOf(LogRecoveryMode.class), LogRecoveryMode.STRICT, "", null, null, null, null,
+            "What open does when the log is damaged other than by a crash (a bad record with intact records after it, "
+            + "or in a sealed segment). STRICT: refuse to open, naming the segment and byte offset, and change no file. "
+            + "SALVAGE: recover every record before the damage, move the damaged and later segments into "
+            + "log/salvaged-<time>/ (never deleted), log at ERROR what was dropped, and open.");
 
     /** Every option, in declaration order. */
     public static final List<Option<?>> ALL = List.copyOf(BY_NAME.values());
