@@ -41,13 +41,22 @@ final class CheckpointFile {
     private CheckpointFile() {
     }
 
-    /** What a checkpoint says. */
-    record Contents(long logStartLsn, long logEndLsn) {
+    /**
+     * What a checkpoint says.
+     *
+     * @param logStartLsn replay may start here: every record below it is durable in every tree it touched
+     * @param logEndLsn   the log was durable (fsynced) up to here when the checkpoint was written, so a
+     *                    recovered log must reach at least this far; only trusted if {@code checksummed}
+     * @param checksummed the file had the checksummed header (files from before it recorded the
+     *                    appended, not the durable, end as {@code logEndLsn})
+     */
+    record Contents(long logStartLsn, long logEndLsn, boolean checksummed) {
     }
 
     /**
      * Atomically replaces the checkpoint in {@code dir}. Requires: every record below {@code
-     * logStartLsn} is durable in every tree it touched, and {@code logStartLsn <= logEndLsn}.
+     * logStartLsn} is durable in every tree it touched, the log is fsynced up to {@code logEndLsn},
+     * and {@code logStartLsn <= logEndLsn}.
      */
     static void write(FileSystem fs, Path dir, long logStartLsn, long logEndLsn, Map<Long, Long> treeDurableLsn)
             throws IOException {
@@ -61,8 +70,7 @@ final class CheckpointFile {
         byte[] body = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(cp);
         CRC32C crc = new CRC32C();
         crc.update(body);
-        byte[] header = (String.format("%s %d length=%d crc32c=%08x", MAGIC, VERSION, body.length, crc.getValue()) + "\n")
-                .getBytes(StandardCharsets.US_ASCII);
+        byte[] header = (header(body.length, crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
         ByteBuffer bytes = ByteBuffer.allocate(header.length + body.length).put(header).put(body).flip();
         Path tmp = dir.resolve(NAME + ".tmp");
         try (StorageFile f = fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
@@ -98,7 +106,8 @@ final class CheckpointFile {
 
     /** Parses checkpoint file bytes; {@code path} is for messages. */
     static Contents parse(Path path, byte[] bytes) throws CheckpointCorruptedException {
-        byte[] body = bytes.length > 0 && bytes[0] == '{' ? bytes : checkedBody(path, bytes);
+        boolean legacy = bytes.length > 0 && bytes[0] == '{';
+        byte[] body = legacy ? bytes : checkedBody(path, bytes);
         JsonNode node;
         try {
             node = new ObjectMapper().readTree(body);
@@ -110,7 +119,7 @@ final class CheckpointFile {
         if (start > end) {
             throw new CheckpointCorruptedException(path, "logStartLsn " + start + " is above logEndLsn " + end);
         }
-        return new Contents(start, end);
+        return new Contents(start, end, !legacy);
     }
 
     private static byte[] checkedBody(Path path, byte[] bytes) throws CheckpointCorruptedException {
@@ -142,6 +151,9 @@ final class CheckpointFile {
         } catch (NumberFormatException e) {
             throw new CheckpointCorruptedException(path, "bad header line '" + header + "'");
         }
+        if (!header.equals(header(length, stored))) {
+            throw new CheckpointCorruptedException(path, "bad header line '" + header + "'");
+        }
         long actualLength = bytes.length - newline - 1L;
         if (length != actualLength) {
             throw new CheckpointCorruptedException(path, "header says the body has " + length + " bytes but "
@@ -156,6 +168,11 @@ final class CheckpointFile {
         byte[] body = new byte[(int) length];
         System.arraycopy(bytes, newline + 1, body, 0, body.length);
         return body;
+    }
+
+    /** The header line (without its newline) for a body of {@code length} bytes with this CRC32C. */
+    private static String header(long length, long crc32c) {
+        return String.format("%s %d length=%d crc32c=%08x", MAGIC, VERSION, length, crc32c);
     }
 
     private static long requireLsn(Path path, JsonNode node, String field) throws CheckpointCorruptedException {

@@ -138,6 +138,6 @@ final class EngineMonitor implements Runnable {
         for (var e : engine.trees.entrySet()) {
             durable.put(e.getKey(), e.getValue().durableLsn());
         }
-        CheckpointFile.write(engine.fs, engine.dir, keepFrom, Math.max(keepFrom, engine.log.endLsn()), durable);
+        CheckpointFile.write(engine.fs, engine.dir, keepFrom, Math.max(keepFrom, engine.log.durableLsn()), durable);
     }
 }

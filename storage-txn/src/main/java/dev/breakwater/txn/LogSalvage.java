@@ -49,10 +49,12 @@ final class LogSalvage {
             throws IOException {
         FileSystem fs = engine.fs;
         Path logDir = engine.logDir();
+        fs.createDirectories(logDir);
         long[] firstLsns = SegmentFiles.list(fs, logDir);
-        long newest = firstLsns[firstLsns.length - 1];
-        long newestSize = fs.size(SegmentFiles.path(logDir, newest));
-        long newStart = Math.max(newest + newestSize, damage.lsn());
+        long newest = firstLsns.length == 0 ? 0 : firstLsns[firstLsns.length - 1];
+        long newestSize = firstLsns.length == 0 ? -1 : fs.size(SegmentFiles.path(logDir, newest));
+        long oldEnd = newest + Math.max(newestSize, 0);
+        long newStart = Math.max(oldEnd, damage.lsn());
         for (LsmTree t : engine.trees.values()) {
             t.flush();
         }
@@ -87,7 +89,7 @@ final class LogSalvage {
                 + "LSN {} to the old log end {} ({} bytes), damage: {}. Moved {} old segments to {} (kept, not deleted). "
                 + "The log continues at LSN {}. Trees that had flushed records after the damage keep them, so datasets "
                 + "and their secondary indexes may disagree about the last transactions.", records, from, damage.lsn(),
-                damage.lsn(), newest + newestSize, Math.max(0, newest + newestSize - damage.lsn()),
+                damage.lsn(), oldEnd, Math.max(0, oldEnd - damage.lsn()),
                 damage.getMessage(), moved, aside, newStart);
         return new ReplayResult(from, newStart, records, bytes, LogStopReason.SALVAGED, detail,
                 SegmentFiles.path(logDir, newStart));

@@ -10,6 +10,7 @@ import dev.breakwater.txn.log.LogStopReason;
 import dev.breakwater.txn.log.ReplayResult;
 import dev.breakwater.txn.log.SegmentFiles;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,10 @@ final class Recovery {
             from = 0;
         }
         // A tree idle since an old durable LSN needs none of the records the monitor truncated.
-        from = Math.max(from, checkpointedLogStart(engine, salvage));
+        CheckpointFile.Contents checkpoint = readCheckpoint(engine, salvage);
+        if (checkpoint != null) {
+            from = Math.max(from, checkpoint.logStartLsn());
+        }
         long start = System.nanoTime();
         long[] counts = new long[3]; // records, bytes, tree operations applied
         LogOptions options = LogOptions.fromConfig(engine.config);
@@ -71,6 +75,9 @@ final class Recovery {
                     }
                 }
             });
+            if (checkpoint != null && checkpoint.checksummed() && r.endLsn() < checkpoint.logEndLsn()) {
+                throw shorterThanCheckpoint(engine, r, checkpoint);
+            }
         } catch (LogCorruptedException e) {
             if (!salvage) {
                 throw e;
@@ -87,14 +94,26 @@ final class Recovery {
     }
 
     /**
-     * The log start recorded by the last checkpoint, or 0 if there is none. Every record below it
-     * was durable in every tree it touched when the checkpoint was written, so replay may start there.
-     * A damaged checkpoint fails, unless salvaging: then replay starts at the oldest segment present.
+     * The log ended cleanly (or at a torn tail) below the end the checkpoint saw fsynced: durable
+     * records are gone, e.g. a damaged final record (which on its own looks torn) or a lost newest segment.
      */
-    private static long checkpointedLogStart(StorageEngine engine, boolean salvage) throws IOException {
+    private static LogCorruptedException shorterThanCheckpoint(StorageEngine engine, ReplayResult r,
+                                                               CheckpointFile.Contents checkpoint) {
+        Path segment = r.lastSegment() == null ? engine.logDir() : r.lastSegment();
+        long first = r.lastSegment() == null ? 0 : SegmentFiles.parse(segment.getFileName().toString());
+        return new LogCorruptedException(segment, r.endLsn() - first, r.endLsn(), "the log ends at LSN " + r.endLsn()
+                + (r.tornTail() ? " (" + r.detail() + ")" : "") + " but the checkpoint " + engine.dir.resolve(
+                CheckpointFile.NAME) + " was written when it was durable up to LSN " + checkpoint.logEndLsn()
+                + ": durable records are missing");
+    }
+
+    /**
+     * The last checkpoint, or null if there is none. A damaged checkpoint fails, unless salvaging:
+     * then it is ignored and replay starts at the oldest segment present.
+     */
+    private static CheckpointFile.Contents readCheckpoint(StorageEngine engine, boolean salvage) throws IOException {
         try {
-            CheckpointFile.Contents cp = CheckpointFile.read(engine.fs, engine.dir);
-            return cp == null ? 0 : cp.logStartLsn();
+            return CheckpointFile.read(engine.fs, engine.dir);
         } catch (CheckpointCorruptedException e) {
             if (!salvage) {
                 throw e;
@@ -104,7 +123,7 @@ final class Recovery {
             long oldest = segments.length == 0 ? 0 : segments[0];
             LOG.error("log salvage: {}; ignoring it and replaying every log segment present, from LSN {}",
                     e.getMessage(), oldest);
-            return oldest;
+            return new CheckpointFile.Contents(oldest, oldest, false);
         }
     }
 }

@@ -25,7 +25,7 @@ public final class LogCorruptedException extends IOException {
      * @param lsn     the LSN of that byte (the segment's first LSN plus {@code offset})
      * @param detail  what is wrong
      */
-    LogCorruptedException(Path segment, long offset, long lsn, String detail) {
+    public LogCorruptedException(Path segment, long offset, long lsn, String detail) {
         super("transaction log corrupted in " + segment + " at byte offset " + offset + " (LSN " + lsn + "): " + detail
                 + ". Records at and after this point are not replayed. Restore the log from a backup, or open with"
                 + " log-recovery: SALVAGE to recover every record before this point (the damaged segments are"
