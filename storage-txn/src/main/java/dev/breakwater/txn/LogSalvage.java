@@ -21,15 +21,18 @@ import org.slf4j.LoggerFactory;
  * above every LSN the old log or any tree ever used, moving every old segment aside, never deleting:
  * <ol>
  *   <li>flush every tree, so nothing replayed depends on the old segments any more;</li>
- *   <li>write a checkpoint whose log start is the new start LSN, so the next recovery begins there;</li>
  *   <li>create an empty segment at the new start (unless the newest old segment is empty and
  *       already starts there);</li>
- *   <li>rename every other segment into {@code log/salvaged-<millis>/}, oldest first, and fsync.</li>
+ *   <li>rename every other segment into {@code log/salvaged-<millis>/}, oldest first, and fsync;</li>
+ *   <li>write a checkpoint whose log start and durable end are the new start, so the next recovery
+ *       begins there.</li>
  * </ol>
  * The new start is above the old log's physical end and above every tree's durable LSN, so a new
- * record never gets an LSN that a tree already counts as durable (replay would skip it). A crash at
- * any step leaves either the damaged log (salvage runs again) or a suffix of old segments ending at
- * the new one, which the checkpoint tells recovery to skip.
+ * record never gets an LSN that a tree already counts as durable (replay would skip it). A crash
+ * before step 3 leaves the damaged log (a strict open refuses again; salvage runs again); a crash
+ * after it leaves the old checkpoint pointing below the new segment, which a strict open refuses as
+ * missing segments and a salvage open completes. The old segments are never left where normal log
+ * truncation could delete them.
  *
  * <p>What is lost: every record at and after the damage. Trees that flushed such records before
  * the crash keep them, so after a salvage datasets and their secondary indexes may disagree about
@@ -63,8 +66,6 @@ final class LogSalvage {
             durable.put(e.getKey(), e.getValue().durableLsn());
             newStart = Math.max(newStart, e.getValue().durableLsn() + 1);
         }
-        CheckpointFile.write(fs, engine.dir, newStart, newStart, durable);
-
         boolean reuseNewest = newestSize == 0 && newest == newStart;
         if (!reuseNewest) {
             try (StorageFile f = fs.open(SegmentFiles.path(logDir, newStart), OpenOption.CREATE_NEW, OpenOption.WRITE)) {
@@ -84,6 +85,7 @@ final class LogSalvage {
         }
         fs.syncDirectory(aside);
         fs.syncDirectory(logDir);
+        CheckpointFile.write(fs, engine.dir, newStart, newStart, durable);
         String detail = "salvaged after: " + damage.getMessage();
         LOG.error("log salvage: replayed {} records from LSN {} up to the damage at LSN {}; DROPPED every record from "
                 + "LSN {} to the old log end {} ({} bytes), damage: {}. Moved {} old segments to {} (kept, not deleted). "

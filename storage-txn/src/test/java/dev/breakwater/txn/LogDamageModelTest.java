@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.LogRecoveryMode;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.io.FaultInjectingFileSystem;
+import dev.breakwater.common.io.FaultInjectors;
+import dev.breakwater.common.io.FileOperation;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.common.io.OpenOption;
@@ -97,6 +103,65 @@ class LogDamageModelTest {
         run(cleanImage, false, 2);
     }
 
+    @Test
+    void afterACleanCloseADamagedFinalRecordIsCaughtByTheCheckpoint() throws IOException {
+        MemFileSystem fs = cleanImage.crashClone();
+        Path last = lastSegment(fs);
+        long finalRecord = finalRecordOffset(cleanImage, last);
+        damageAt(fs, last, finalRecord + LogRecordFormat.HEADER_LENGTH);
+        StorageException e = org.junit.jupiter.api.Assertions.assertThrows(StorageException.class,
+                () -> StorageEngine.open(fs, DIR, EngineFixture.smallConfig()));
+        assertTrue(e.getMessage().contains("durable records are missing"), e.getMessage());
+        assertTrue(e.getMessage().contains(last.getFileName().toString()), e.getMessage());
+    }
+
+    @Test
+    void aSalvageInterruptedByAFailureIsRefusedStrictlyAndCompletedBySalvage() throws IOException {
+        MemFileSystem mem = crashImage.crashClone();
+        long[] firsts = SegmentFiles.list(mem, LOG);
+        Path damaged = SegmentFiles.path(LOG, firsts[firsts.length - 1]);
+        damageAt(mem, damaged, 100);
+        StorageConfig salvage = EngineFixture.smallConfig().toBuilder()
+                .set(ConfigOptions.LOG_RECOVERY, LogRecoveryMode.SALVAGE).build();
+        // The salvage dies after moving the first old segment aside.
+        FaultInjectingFileSystem faulty = new FaultInjectingFileSystem(mem);
+        faulty.setInjector(FaultInjectors.failNth(FileOperation.RENAME, p -> p.toString().contains("/log/"), 2));
+        org.junit.jupiter.api.Assertions.assertThrows(StorageException.class,
+                () -> StorageEngine.open(faulty, DIR, salvage));
+        MemFileSystem afterCrash = mem.crashClone();
+        StorageException strict = org.junit.jupiter.api.Assertions.assertThrows(StorageException.class,
+                () -> StorageEngine.open(afterCrash, DIR, EngineFixture.smallConfig()));
+        assertTrue(strict.getMessage().contains("SALVAGE"), strict.getMessage());
+        Map<Long, Tuple> served;
+        try (StorageEngine engine = StorageEngine.open(afterCrash, DIR, salvage)) {
+            served = scan(engine.dataset("rows"), "after salvage");
+            engine.dataset("rows").upsert(Tuple.of(99_999L, "t", "after"));
+        }
+        assertTrue(served.size() > 0, "the prefix survives");
+        for (long first : firsts) {
+            assertTrue(afterCrash.list(LOG).stream().filter(n -> n.startsWith("salvaged-")).anyMatch(d -> {
+                try {
+                    return afterCrash.exists(LOG.resolve(d).resolve(SegmentFiles.fileName(first)));
+                } catch (RuntimeException ex) {
+                    return false;
+                }
+            }), "segment " + first + " was kept aside");
+        }
+        try (StorageEngine engine = StorageEngine.open(afterCrash.crashClone(), DIR, EngineFixture.smallConfig())) {
+            assertEquals("after", engine.dataset("rows").get(Key.of(99_999L)).getString(2));
+        }
+    }
+
+    private static void damageAt(FileSystem fs, Path file, long offset) throws IOException {
+        try (StorageFile f = fs.open(file, OpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            f.read(offset, b);
+            b.put(0, (byte) (b.get(0) ^ 0x04)).flip();
+            f.write(offset, b);
+            f.sync();
+        }
+    }
+
     private void run(MemFileSystem image, boolean crashed, long seed) throws IOException {
         Random rnd = new Random(seed);
         int refused = 0;
@@ -116,7 +181,7 @@ class LogDamageModelTest {
             }
             long offset = (long) (rnd.nextDouble() * size);
             String what = damage(fs, target, offset, rnd) + " at offset " + offset + " of " + target + " (trial " + trial + ")";
-            boolean inFinalRecord = crashed && target.equals(lastSegment(fs)) && offset >= finalRecordOffset(fs);
+            boolean inFinalRecord = crashed && target.equals(lastSegment(fs)) && offset >= finalRecordOffset(image, target);
             Map<String, byte[]> before = snapshot(fs);
             StorageEngine engine;
             try {
@@ -173,10 +238,9 @@ class LogDamageModelTest {
         return SegmentFiles.path(LOG, firsts[firsts.length - 1]);
     }
 
-    /** Offset of the final record of the last segment of the undamaged crash image. */
-    private static long finalRecordOffset(FileSystem ignored) throws IOException {
-        Path last = lastSegment(crashImage);
-        try (StorageFile f = crashImage.open(last, OpenOption.READ)) {
+    /** Offset of the final record of segment {@code last} in the undamaged {@code image}. */
+    private static long finalRecordOffset(FileSystem image, Path last) throws IOException {
+        try (StorageFile f = image.open(last, OpenOption.READ)) {
             long offset = 0;
             long previous = 0;
             ByteBuffer header = ByteBuffer.allocate(LogRecordFormat.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
