@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *       the oldest LSN still only in memory, so the log can be truncated.</li>
  *   <li><b>Truncation</b>: delete log segments below the oldest LSN any tree holds only in memory
  *       (or any commit has not yet applied).</li>
- *   <li><b>Checkpoint</b>: record that truncation point and each tree's durable LSN in
+ *   <li><b>Checkpoint</b>: record that truncation point, the log's durable end and each tree's durable LSN in
  *       {@code checkpoint.json} ({@link CheckpointFile}), for operators and as the lower bound recovery starts from. It
  *       reads a few counters and never blocks commits.</li>
  * </ol>
