@@ -6,6 +6,7 @@ import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.txn.log.LogCorruptedException;
 import dev.breakwater.txn.log.LogOptions;
 import dev.breakwater.txn.log.LogReader;
+import dev.breakwater.txn.log.LogRecordFormat;
 import dev.breakwater.txn.log.LogStopReason;
 import dev.breakwater.txn.log.ReplayResult;
 import dev.breakwater.txn.log.SegmentFiles;
@@ -52,14 +53,14 @@ final class Recovery {
             from = Math.max(from, checkpoint.logStartLsn());
         }
         long start = System.nanoTime();
-        long[] counts = new long[3]; // records, bytes, tree operations applied
+        long[] counts = new long[3]; // records, bytes (headers included), tree operations applied
         LogOptions options = LogOptions.fromConfig(engine.config);
         LogReader reader = new LogReader(engine.fs, engine.logDir(), options.maxRecordSize(), engine.io);
         ReplayResult r;
         try {
             r = reader.forEach(from, (lsn, payload) -> {
                 counts[0]++;
-                counts[1] += payload.remaining();
+                counts[1] += LogRecordFormat.recordLength(payload.remaining());
                 List<TreeOp> ops;
                 try {
                     ops = CommitRecordFormat.decode(payload);
