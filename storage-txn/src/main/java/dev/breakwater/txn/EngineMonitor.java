@@ -1,13 +1,9 @@
 package dev.breakwater.txn;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.breakwater.common.config.ConfigOptions;
-import dev.breakwater.common.io.OpenOption;
-import dev.breakwater.common.io.StorageFile;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.tree.LsmTree;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +20,8 @@ import org.slf4j.LoggerFactory;
  *       the oldest LSN still only in memory, so the log can be truncated.</li>
  *   <li><b>Truncation</b>: delete log segments below the oldest LSN any tree holds only in memory
  *       (or any commit has not yet applied).</li>
- *   <li><b>Checkpoint</b>: record that truncation point and each tree's durable LSN in
- *       {@code checkpoint.json}, for operators and as the lower bound recovery starts from. It
+ *   <li><b>Checkpoint</b>: record that truncation point, the log's durable end and each tree's durable LSN in
+ *       {@code checkpoint.json} ({@link CheckpointFile}), for operators and as the lower bound recovery starts from. It
  *       reads a few counters and never blocks commits.</li>
  * </ol>
  *
@@ -34,7 +30,6 @@ import org.slf4j.LoggerFactory;
 final class EngineMonitor implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineMonitor.class);
-    static final String CHECKPOINT = "checkpoint.json";
     private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long CHECKPOINT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -107,7 +102,9 @@ final class EngineMonitor implements Runnable {
                 }
             }
         }
-        long keepFrom = Math.min(oldest, engine.log.endLsn());
+        // Not past the durable end: the checkpoint records keepFrom as where replay starts, and a
+        // crash may lose the records between the durable end and the end.
+        long keepFrom = Math.min(oldest, engine.log.durableLsn());
         long now = System.nanoTime();
         if (engine.log.wouldTruncate(keepFrom)) {
             // Recovery starts no lower than the checkpoint's logStartLsn: record it durably before
@@ -131,45 +128,16 @@ final class EngineMonitor implements Runnable {
      * checkpoint moves to the log's end and old segments go; the next open replays nothing.
      */
     void checkpointAtClose() throws IOException {
-        long end = engine.log.endLsn();
+        long end = engine.log.durableLsn();
         writeCheckpoint(end);
         engine.log.truncateBefore(end);
     }
 
     private void writeCheckpoint(long keepFrom) throws IOException {
-        Map<String, Object> cp = new LinkedHashMap<>();
-        cp.put("logStartLsn", keepFrom);
-        cp.put("logEndLsn", engine.log.endLsn());
-        Map<String, Long> durable = new LinkedHashMap<>();
+        Map<Long, Long> durable = new LinkedHashMap<>();
         for (var e : engine.trees.entrySet()) {
-            durable.put(String.valueOf(e.getKey()), e.getValue().durableLsn());
+            durable.put(e.getKey(), e.getValue().durableLsn());
         }
-        cp.put("treeDurableLsn", durable);
-        cp.put("writtenAtMillis", System.currentTimeMillis());
-        byte[] bytes = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(cp);
-        var tmp = engine.dir.resolve(CHECKPOINT + ".tmp");
-        try (StorageFile f = engine.fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
-            f.write(0, ByteBuffer.wrap(bytes));
-            f.sync();
-        }
-        engine.fs.rename(tmp, engine.dir.resolve(CHECKPOINT));
-        engine.fs.syncDirectory(engine.dir);
-    }
-
-    /**
-     * The log start recorded by the last checkpoint, or 0 if there is none. Every record below it
-     * was durable in every tree it touched when the checkpoint was written, so replay may start there.
-     */
-    static long recordedLogStart(StorageEngine engine) throws IOException {
-        var file = engine.dir.resolve(CHECKPOINT);
-        if (!engine.fs.exists(file)) {
-            return 0;
-        }
-        try (StorageFile f = engine.fs.open(file, OpenOption.READ)) {
-            ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(f.size()));
-            f.read(0, buf);
-            var node = new ObjectMapper().readTree(java.util.Arrays.copyOf(buf.array(), buf.position()));
-            return node.path("logStartLsn").asLong(0);
-        }
+        CheckpointFile.write(engine.fs, engine.dir, keepFrom, Math.max(keepFrom, engine.log.durableLsn()), durable);
     }
 }

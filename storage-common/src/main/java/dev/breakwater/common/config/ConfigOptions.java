@@ -107,6 +107,13 @@ public final class ConfigOptions {
     public static final Option<Long> MAX_LOG_SIZE = define("max-log-size", ValueType.BYTES, GIB, "bytes",
             MIB, null, null, null,
             "Log length at which log-triggered flushes start so the log can be truncated; also triggers a tuning cycle.");
+    public static final Option<LogRecoveryMode> LOG_RECOVERY = define("log-recovery",
+            ValueType.enumOf(LogRecoveryMode.class), LogRecoveryMode.STRICT, "", null, null, null, null,
+            "What open does when the log or checkpoint is damaged other than by a crash (a bad record with intact "
+            + "records after it or in a sealed segment, a log shorter than the checkpoint saw durable, a bad checkpoint). "
+            + "STRICT: refuse to open, naming the file and byte offset, and change no file. SALVAGE: recover every record "
+            + "before the damage, flush, move every old segment into log/salvaged-<millis>/ (never deleted), log at ERROR "
+            + "what was dropped, and open with the log continuing at a fresh LSN (docs/formats.md section 5).");
 
     /** Every option, in declaration order. */
     public static final List<Option<?>> ALL = List.copyOf(BY_NAME.values());

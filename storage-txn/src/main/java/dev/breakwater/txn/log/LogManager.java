@@ -143,7 +143,8 @@ public final class LogManager implements Closeable {
      * of the last segment (see {@link LogReader}) is truncated away and the truncation fsynced, so
      * that stale bytes can never reappear after records written later.
      *
-     * @throws LogCorruptedException if a segment other than the last does not end where the next begins
+     * @throws LogCorruptedException if a segment other than the last does not end where the next
+     *     begins, or the last segment holds a bad record followed by an intact one; no file is changed
      */
     public static LogManager open(FileSystem fs, Path dir, LogOptions options, IoStatistics io) throws IOException {
         fs.createDirectories(dir);
@@ -177,7 +178,11 @@ public final class LogManager implements Closeable {
         return log;
     }
 
-    /** Scans the active segment, cuts off a torn tail, and returns the LSN after the last good record. */
+    /**
+     * Scans the active segment, cuts off a torn tail, and returns the LSN after the last good record.
+     * A bad record that an intact one follows is corruption ({@link TornTailRule}): then nothing is
+     * truncated and the file is left exactly as it was.
+     */
     private static long recoverTail(StorageFile file, long firstLsn, int maxRecordSize) throws IOException {
         long size = file.size();
         SegmentScanner scanner = new SegmentScanner(file, firstLsn, size, maxRecordSize);
@@ -187,8 +192,10 @@ public final class LogManager implements Closeable {
         }
         long end = scanner.positionLsn();
         if (stop != LogStopReason.END_OF_LOG) {
-            LOG.warn("transaction log has a torn tail: {}; truncating {} bytes so the log continues at LSN {}",
-                    scanner.stopDetail(), size - (end - firstLsn), end);
+            TornTailRule.requireTornTail(file, file.path(), firstLsn, size, end - firstLsn, scanner.stopDetail(),
+                    maxRecordSize);
+            LOG.warn("transaction log has a torn tail: {}; nothing intact follows it, so truncating {} bytes and the "
+                    + "log continues at LSN {}", scanner.stopDetail(), size - (end - firstLsn), end);
             file.truncate(end - firstLsn);
         }
         // The records just scanned may have come from the page cache of a process that died before
@@ -201,8 +208,9 @@ public final class LogManager implements Closeable {
         for (int i = 0; i < firstLsns.length - 1; i++) {
             Path path = SegmentFiles.path(dir, firstLsns[i]);
             long size = fs.size(path);
-            if (size != firstLsns[i + 1] - firstLsns[i]) {
-                throw new LogCorruptedException(path, firstLsns[i] + Math.min(size, firstLsns[i + 1] - firstLsns[i]),
+            long expected = firstLsns[i + 1] - firstLsns[i];
+            if (size != expected) {
+                throw new LogCorruptedException(path, Math.min(size, expected), firstLsns[i] + Math.min(size, expected),
                         "segment holds " + size + " bytes but the next segment starts at LSN " + firstLsns[i + 1]);
             }
         }

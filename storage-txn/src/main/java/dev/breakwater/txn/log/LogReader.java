@@ -16,14 +16,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Where replay stops:
  * <ul>
- *   <li>At the clean end of the last segment, or at the first bad record of the last segment (a torn
- *       tail: what a crash during a write leaves). The {@link ReplayResult} says where and why; a
- *       {@link LogManager} opened afterwards truncates the torn bytes and appends right there.</li>
- *   <li>A bad record in any other segment, a segment whose size does not end exactly at the next
- *       segment's first LSN, or a start LSN below the oldest segment is a {@link LogCorruptedException}:
- *       the {@link LogManager} completes and fsyncs each segment before it creates the next, so
- *       damage there means once-durable records are lost, and must not be skipped silently.</li>
+ *   <li>At the clean end of the last segment, or at a torn tail: a bad record in the last segment
+ *       that no intact record follows ({@link TornTailRule}), which is what a crash during a write
+ *       leaves. The {@link ReplayResult} says where and why; a {@link LogManager} opened afterwards
+ *       truncates the torn bytes and appends right there.</li>
+ *   <li>Anything else is a {@link LogCorruptedException} naming the segment and byte offset: a bad
+ *       record in a segment that is not the last, a bad record in the last segment followed by an
+ *       intact one, a segment whose size does not end exactly at the next segment's first LSN, or a
+ *       start LSN below the oldest segment. The {@link LogManager} completes and fsyncs each segment
+ *       before it creates the next, and fsyncs each batch before a later one, so such damage means
+ *       once-durable records are lost, and must not be skipped silently.</li>
  * </ul>
+ * The reader never changes a file.
  *
  * <p>Progress (records, MB, MB/s) is logged every few seconds and at the end.
  *
@@ -57,8 +61,9 @@ public final class LogReader {
      * order, and reports where the log ends. If {@code fromLsn} lies inside a record, replay starts
      * at the next record.
      *
-     * @throws LogCorruptedException on damage anywhere but the tail of the last segment, or if the
-     *     segments holding {@code fromLsn} were already deleted
+     * @throws LogCorruptedException on damage anywhere but a torn tail of the last segment, or if the
+     *     segments holding {@code fromLsn} were already deleted. By then every record in {@code
+     *     [fromLsn, e.lsn())} has been passed to the consumer and none after: what salvage relies on.
      */
     public ReplayResult forEach(long fromLsn, LogRecordConsumer consumer) throws IOException {
         if (fromLsn < 0) {
@@ -69,7 +74,7 @@ public final class LogReader {
             return new ReplayResult(fromLsn, 0, 0, 0, LogStopReason.END_OF_LOG, "no log segments in " + dir, null);
         }
         if (fromLsn < firstLsns[0]) {
-            throw new LogCorruptedException(SegmentFiles.path(dir, firstLsns[0]), fromLsn, "replay must start at LSN "
+            throw new LogCorruptedException(SegmentFiles.path(dir, firstLsns[0]), 0, fromLsn, "replay must start at LSN "
                     + fromLsn + " but the oldest segment starts at LSN " + firstLsns[0]
                     + ": segments still needed were deleted");
         }
@@ -77,7 +82,6 @@ public final class LogReader {
         while (firstLsns[first] > fromLsn) {
             first--;
         }
-        checkContiguous(firstLsns, first);
 
         Progress progress = new Progress(fromLsn);
         LOG.info("replaying transaction log in {} from LSN {} ({} segments)", dir, fromLsn, firstLsns.length - first);
@@ -85,7 +89,10 @@ public final class LogReader {
             boolean last = i == firstLsns.length - 1;
             Path path = SegmentFiles.path(dir, firstLsns[i]);
             try (StorageFile file = fs.open(path, OpenOption.READ)) {
-                SegmentScanner scanner = new SegmentScanner(file, firstLsns[i], file.size(), maxRecordSize);
+                long size = file.size();
+                // A complete segment ends exactly where the next begins; read no further than that.
+                long expected = last ? size : firstLsns[i + 1] - firstLsns[i];
+                SegmentScanner scanner = new SegmentScanner(file, firstLsns[i], Math.min(size, expected), maxRecordSize);
                 LogStopReason stop;
                 while ((stop = scanner.next()) == null) {
                     if (scanner.recordLsn() >= fromLsn) {
@@ -93,14 +100,23 @@ public final class LogReader {
                         progress.record(scanner.recordLsn(), scanner.recordBytes());
                     }
                 }
-                io.recordRead(IoPurpose.LOG, 0, scanner.positionLsn() - firstLsns[i]);
+                long stopOffset = scanner.positionLsn() - firstLsns[i];
+                io.recordRead(IoPurpose.LOG, 0, stopOffset);
                 if (stop != LogStopReason.END_OF_LOG) {
                     if (!last) {
-                        throw new LogCorruptedException(path, scanner.positionLsn(), "damaged record in a segment that "
-                                + "is not the last: " + scanner.stopDetail());
+                        throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "damaged record in a "
+                                + "segment that is not the last: " + scanner.stopDetail());
                     }
-                    LOG.warn("transaction log ends at a torn record: {}; replay stops at LSN {}", scanner.stopDetail(),
+                    TornTailRule.requireTornTail(file, path, firstLsns[i], size, stopOffset, scanner.stopDetail(),
+                            maxRecordSize);
+                    LOG.warn("transaction log ends at a torn record: {}; nothing intact follows it, so it is the "
+                            + "unsynced end a crash left; replay stops at LSN {}", scanner.stopDetail(),
                             scanner.positionLsn());
+                } else if (size != expected) {
+                    throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "segment holds " + size
+                            + " bytes but the next segment starts at LSN " + firstLsns[i + 1] + ", " + expected
+                            + " bytes after this one's start (" + (size < expected ? "bytes or a segment are missing"
+                            : "extra bytes") + ")");
                 }
                 if (last) {
                     ReplayResult result = new ReplayResult(fromLsn, scanner.positionLsn(), progress.records,
@@ -111,21 +127,6 @@ public final class LogReader {
             }
         }
         throw new AssertionError("unreachable");
-    }
-
-    /** Every segment from {@code first} on, but the last, must end exactly where the next begins. */
-    private void checkContiguous(long[] firstLsns, int first) throws IOException {
-        for (int i = first; i < firstLsns.length - 1; i++) {
-            Path path = SegmentFiles.path(dir, firstLsns[i]);
-            long size = fs.size(path);
-            long expected = firstLsns[i + 1] - firstLsns[i];
-            if (size != expected) {
-                throw new LogCorruptedException(path, firstLsns[i] + Math.min(size, expected), "segment holds " + size
-                        + " bytes but the next segment starts at LSN " + firstLsns[i + 1] + ", " + expected
-                        + " bytes after this one's start (" + (size < expected ? "bytes or a segment are missing"
-                        : "extra bytes") + ")");
-            }
-        }
     }
 
     /** Counts replayed records and logs progress. Not thread-safe. */

@@ -13,5 +13,7 @@ public enum LogStopReason {
     /** The CRC32C over payload and LSN does not match the header. */
     BAD_CHECKSUM,
     /** The record is intact but carries another position's LSN (stale or misplaced bytes). */
-    LSN_MISMATCH
+    LSN_MISMATCH,
+    /** Replay stopped at damage that is not a torn tail, and salvage moved the rest of the log aside. */
+    SALVAGED
 }

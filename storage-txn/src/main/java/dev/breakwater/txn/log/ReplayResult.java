@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * @param endLsn      LSN just past the last good record: the log continues here after reopening
  * @param records     records passed to the consumer
  * @param bytes       bytes of those records, headers included
- * @param stopReason  {@link LogStopReason#END_OF_LOG}, or what was wrong with the torn tail record
+ * @param stopReason  {@link LogStopReason#END_OF_LOG}, what was wrong with the torn tail record, or
+ *                    {@link LogStopReason#SALVAGED}
  * @param detail      a human-readable account of the stop (file, offset, values found)
  * @param lastSegment the segment replay stopped in, or null if the log has no segments
  */
@@ -18,6 +19,11 @@ public record ReplayResult(long fromLsn, long endLsn, long records, long bytes, 
 
     /** True if replay ended at a torn record rather than at a clean end of the log. */
     public boolean tornTail() {
-        return stopReason != LogStopReason.END_OF_LOG;
+        return stopReason != LogStopReason.END_OF_LOG && stopReason != LogStopReason.SALVAGED;
+    }
+
+    /** True if replay stopped at corruption and salvage moved the rest of the log aside (records were lost). */
+    public boolean salvaged() {
+        return stopReason == LogStopReason.SALVAGED;
     }
 }

@@ -5,7 +5,9 @@
  * <ul>
  *   <li>{@link dev.breakwater.txn.log.LogManager} – one per engine: append, group commit through a
  *       flusher thread, SYNC/ASYNC durability, failure state, truncation.</li>
- *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery; a torn tail ends it cleanly.</li>
+ *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery; a torn tail ends it cleanly,
+ *       other damage is a {@link dev.breakwater.txn.log.LogCorruptedException}
+ *       ({@code TornTailRule} tells them apart).</li>
  *   <li>{@link dev.breakwater.txn.log.LogRecordFormat}, {@link dev.breakwater.txn.log.SegmentFiles}
  *       – the record layout and segment naming.</li>
  * </ul>

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Payloads, replay and file surgery shared by the log tests. */
 final class LogTestSupport {
@@ -85,6 +87,27 @@ final class LogTestSupport {
             b.put(0, (byte) (b.get(0) ^ 0x40)).rewind();
             f.write(offset, b);
             f.sync();
+        }
+    }
+
+    /** Every file of the log directory with its bytes, to check that a refused open changed nothing. */
+    static Map<String, byte[]> snapshot(FileSystem fs) throws IOException {
+        Map<String, byte[]> files = new TreeMap<>();
+        for (String name : fs.list(DIR)) {
+            Path path = DIR.resolve(name);
+            try (StorageFile f = fs.open(path, OpenOption.READ)) {
+                ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(f.size()));
+                f.read(0, b);
+                files.put(name, b.array());
+            }
+        }
+        return files;
+    }
+
+    static void assertSameFiles(Map<String, byte[]> expected, Map<String, byte[]> actual) {
+        assertEquals(expected.keySet(), actual.keySet(), "the log directory holds the same files");
+        for (var e : expected.entrySet()) {
+            assertArrayEquals(e.getValue(), actual.get(e.getKey()), e.getKey() + " is byte-identical");
         }
     }
 
