@@ -44,7 +44,7 @@ class StorageConfigTest {
         assertEquals(Durability.SYNC, d.get(DURABILITY));
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
-        assertEquals(25, ConfigOptions.ALL.size());
+        assertEquals(30, ConfigOptions.ALL.size());
     }
 
     @Test
@@ -158,6 +158,11 @@ class StorageConfigTest {
                 .set(ConfigOptions.ASYNC_SYNC_INTERVAL, 5L)
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)
                 .set(ConfigOptions.MAX_LOG_SIZE, 512 * MIB)
+                .set(ConfigOptions.HTTP_ENABLED, true)
+                .set(ConfigOptions.HTTP_PORT, 9099)
+                .set(ConfigOptions.HTTP_BIND, "0.0.0.0")
+                .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
+                .set(ConfigOptions.JMX_ENABLED, false)
                 .build();
     }
 
