@@ -97,6 +97,8 @@ public final class StorageEngine implements AutoCloseable {
     private final int maxRecordBytes;
     private volatile Throwable failure;
     private volatile boolean closed;
+    /** Optional services (stats endpoint, JMX) started at open and stopped first at close. */
+    private volatile Extensions extensions = Extensions.NONE;
 
     private StorageEngine(FileSystem fs, Path dir, StorageConfig config) throws IOException {
         this.fs = fs;
@@ -157,10 +159,36 @@ public final class StorageEngine implements AutoCloseable {
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
             engine.monitor.start();
+            engine.startExtensions();
             return engine;
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);
         }
+    }
+
+    // ------------------------------------------------------------------ extensions (issue 14)
+
+    /** Starts the {@link EngineExtension}s on the class path; on failure closes the engine and rethrows. */
+    private void startExtensions() {
+        try {
+            extensions = Extensions.start(this, dir, config);
+        } catch (RuntimeException e) {
+            try {
+                close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A read-only picture of the datasets, indexes and trees with their levels, SSTables, sizes and
+     * write-memory shares (for the stats endpoint and tools; reads metadata only).
+     */
+    public EngineLayout layout() {
+        checkOpen();
+        return EngineLayout.of(datasets, writeMemory.snapshot());
     }
 
     /** The log's end, or 0 before the log is open (during recovery). */
@@ -514,6 +542,7 @@ public final class StorageEngine implements AutoCloseable {
             return;
         }
         closed = true;
+        extensions.close();
         monitor.stop();
         IOException first = null;
         boolean allFlushed = failure == null;
