@@ -191,6 +191,11 @@ public final class StorageEngine implements AutoCloseable {
         return EngineLayout.of(datasets, writeMemory.snapshot());
     }
 
+    /** The data directory this engine was opened on. */
+    public Path directory() {
+        return dir;
+    }
+
     /** The log's end, or 0 before the log is open (during recovery). */
     long logEndLsn() {
         LogManager l = log;
@@ -472,7 +477,8 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    boolean isFailed() {
+    /** Whether the engine has failed (a failed fsync, a full disk) and refuses writes; reads go on. */
+    public boolean isFailed() {
         return failure != null;
     }
 
