@@ -39,11 +39,26 @@ public final class StatsCache {
      * @throws EngineClosedException if the engine closed before any snapshot was taken
      */
     public synchronized EngineStatistics get() {
-        long now = System.nanoTime();
-        if (last == null || (engineOpen && now - takenAt >= maxAgeNanos)) {
+        return get(false);
+    }
+
+    /**
+     * A snapshot taken now (if the engine is open), for callers that must see a change they just
+     * made, such as a dataset just created.
+     *
+     * @throws EngineClosedException if the engine closed before any snapshot was taken
+     */
+    public synchronized EngineStatistics fresh() {
+        return get(true);
+    }
+
+    // @GuardedBy("this")
+    private EngineStatistics get(boolean now) {
+        long t = System.nanoTime();
+        if (last == null || (engineOpen && (now || t - takenAt >= maxAgeNanos))) {
             try {
                 last = engine.statistics();
-                takenAt = now;
+                takenAt = t;
             } catch (EngineClosedException e) {
                 engineOpen = false;
                 if (last == null) {

@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a request the decoder could not parse gets 400 (414 for a too long request line, 431 for too
  *       long headers) and the connection is closed;
+ *   <li>an HTTP version other than 1.0 and 1.1 gets 505;
  *   <li>any method but GET gets 405 with {@code Allow: GET}; an unknown path gets 404;
  *   <li>a connection must deliver a complete request within the deadline of its opening or of the
  *       previous response, or it is closed: this bounds stalled, trickling (slowloris) and idle
@@ -74,6 +75,10 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
                     : HttpResponseStatus.BAD_REQUEST;
             send(ctx, Response.text(status, "malformed request: " + decoded.cause().getMessage()), false);
+            return;
+        }
+        if (!HttpVersion.HTTP_1_1.equals(request.protocolVersion()) && !HttpVersion.HTTP_1_0.equals(request.protocolVersion())) {
+            send(ctx, Response.text(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, "only HTTP/1.0 and HTTP/1.1 are served"), false);
             return;
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request);

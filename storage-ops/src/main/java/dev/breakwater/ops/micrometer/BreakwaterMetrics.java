@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Duration;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -47,7 +48,15 @@ public final class BreakwaterMetrics implements MeterBinder {
 
     /** Meters for {@code engine} with the host's own {@code tags} (use them to tell engines apart). */
     public BreakwaterMetrics(StorageEngine engine, Iterable<Tag> tags) {
-        this.stats = new StatsCache(engine, StatsCache.DEFAULT_MAX_AGE_NANOS);
+        this(engine, tags, Duration.ofNanos(StatsCache.DEFAULT_MAX_AGE_NANOS));
+    }
+
+    /**
+     * Meters for {@code engine} with {@code tags}, where reads less than {@code maxAge} apart share one
+     * statistics snapshot ({@link Duration#ZERO}: every read takes a fresh one).
+     */
+    public BreakwaterMetrics(StorageEngine engine, Iterable<Tag> tags, Duration maxAge) {
+        this.stats = new StatsCache(engine, maxAge.toNanos());
         this.tags = Tags.of(tags);
     }
 
@@ -80,7 +89,7 @@ public final class BreakwaterMetrics implements MeterBinder {
                 s -> s.locks().deadlocks());
         counter(registry, "breakwater.transaction.retries", null, "transactions run again after an abort", Tags.empty(),
                 s -> s.transactionRetries());
-        for (String tree : stats.get().trees().keySet()) {
+        for (String tree : stats.fresh().trees().keySet()) {
             Tags t = Tags.of("tree", tree);
             gauge(registry, "breakwater.tree.memory", "bytes", "write memory held by the tree", t,
                     s -> tree(s, tree).memoryBytes());
