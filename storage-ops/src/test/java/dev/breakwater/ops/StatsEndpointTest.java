@@ -193,6 +193,26 @@ class StatsEndpointTest {
     }
 
     @Test
+    void aTricklingClientIsClosedAtTheDeadlineNotKeptAliveByEachByte() throws Exception {
+        byte[] header = ("GET /stats HTTP/1.1\r\nHost: x\r\nX-Slow: " + "s".repeat(4000)).getBytes(StandardCharsets.US_ASCII);
+        boolean closedByServer = false;
+        try (Socket trickle = new Socket(address.getAddress(), address.getPort())) {
+            OutputStream out = trickle.getOutputStream();
+            // One byte every 50 ms would take 200 s to finish the request; the server cuts it at 500 ms.
+            for (int i = 0; i < header.length && !closedByServer; i++) {
+                try {
+                    out.write(header[i]);
+                    out.flush();
+                    Thread.sleep(50);
+                } catch (IOException reset) {
+                    closedByServer = true;
+                }
+            }
+        }
+        assertTrue(closedByServer, "the server never closed a connection that sent a partial request for 200 s");
+    }
+
+    @Test
     void keepAliveServesSeveralRequestsOnOneConnection() throws IOException {
         try (Socket s = new Socket(address.getAddress(), address.getPort())) {
             s.setSoTimeout(30_000);

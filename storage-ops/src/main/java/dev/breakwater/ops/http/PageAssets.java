@@ -1,8 +1,10 @@
 package dev.breakwater.ops.http;
 
+import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -26,15 +28,14 @@ final class PageAssets {
     private final Map<String, Response> responses;
 
     PageAssets() {
-        Map<String, Response> loaded = new java.util.HashMap<>();
+        Map<String, Response> loaded = new HashMap<>();
         for (Map.Entry<String, String[]> e : FILES.entrySet()) {
             String resource = BASE + e.getValue()[0];
             try (InputStream in = PageAssets.class.getResourceAsStream(resource)) {
                 if (in == null) {
                     throw new IllegalStateException("page resource " + resource + " is missing from the storage-ops jar");
                 }
-                loaded.put(e.getKey(), new Response(io.netty.handler.codec.http.HttpResponseStatus.OK, e.getValue()[1],
-                        in.readAllBytes()));
+                loaded.put(e.getKey(), new Response(HttpResponseStatus.OK, e.getValue()[1], in.readAllBytes()));
             } catch (IOException ex) {
                 throw new UncheckedIOException("reading page resource " + resource, ex);
             }

@@ -9,6 +9,7 @@ import dev.breakwater.txn.EngineStatistics;
 import dev.breakwater.txn.StorageEngine;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The implementations of {@link BreakwaterMXBeans}: each getter reads the shared {@link StatsCache},
@@ -79,7 +80,7 @@ final class MBeanViews {
         @Override public long getMerges() { return sum(TreeStatisticsSnapshot::merges); }
         // @formatter:on
 
-        private long sum(java.util.function.ToLongFunction<TreeStatisticsSnapshot> f) {
+        private long sum(ToLongFunction<TreeStatisticsSnapshot> f) {
             long total = 0;
             for (var e : stats.get().trees().entrySet()) {
                 if (datasetOf(e.getKey()).equals(name)) {

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
@@ -71,7 +72,7 @@ public final class BreakwaterMetrics implements MeterBinder {
         gauge(registry, "breakwater.log.size", "bytes", "length of the retained transaction log", Tags.empty(),
                 s -> s.logSizeBytes());
         for (IoPurpose p : IoPurpose.values()) {
-            Tags purpose = Tags.of("purpose", p.name().toLowerCase(java.util.Locale.ROOT));
+            Tags purpose = Tags.of("purpose", p.name().toLowerCase(Locale.ROOT));
             counter(registry, "breakwater.io.pages.read", "pages", "pages read", purpose, s -> s.io().pagesRead(p));
             counter(registry, "breakwater.io.pages.written", "pages", "pages written", purpose, s -> s.io().pagesWritten(p));
         }
