@@ -82,7 +82,12 @@ public final class EngineMBeans implements Closeable {
                 beans.close();
                 continue;
             }
-            beans.sync();
+            try {
+                beans.sync();
+            } catch (JMException | RuntimeException e) {
+                beans.close();
+                throw e;
+            }
             beans.syncer.scheduleWithFixedDelay(beans::syncQuietly, SYNC_PERIOD_MILLIS, SYNC_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
             return beans;
         }
