@@ -100,6 +100,8 @@ public final class StorageEngine implements AutoCloseable {
     private final int maxRecordBytes;
     private volatile Throwable failure;
     private volatile boolean closed;
+    /** Optional services (stats endpoint, JMX) started at open and stopped first at close. */
+    private volatile Extensions extensions = Extensions.NONE;
 
     private StorageEngine(FileSystem fs, Path dir, StorageConfig config) throws IOException {
         this.fs = fs;
@@ -210,12 +212,43 @@ public final class StorageEngine implements AutoCloseable {
                 }
                 throw e;
             }
+            engine.startExtensions();
             return engine;
         } catch (CorruptManifestException e) {
             throw new DataDirectoryException("cannot open engine in " + dir + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);
         }
+    }
+
+    // ------------------------------------------------------------------ extensions (issue 14)
+
+    /** Starts the {@link EngineExtension}s on the class path; on failure closes the engine and rethrows. */
+    private void startExtensions() {
+        try {
+            extensions = Extensions.start(this, dir, config);
+        } catch (RuntimeException e) {
+            try {
+                close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A read-only picture of the datasets, indexes and trees with their levels, SSTables, sizes and
+     * write-memory shares (for the stats endpoint and tools; reads metadata only).
+     */
+    public EngineLayout layout() {
+        checkOpen();
+        return EngineLayout.of(datasets, writeMemory.snapshot());
+    }
+
+    /** The data directory this engine was opened on. */
+    public Path directory() {
+        return dir;
     }
 
     /** The log's end, or 0 before the log is open (during recovery). */
@@ -499,7 +532,8 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    boolean isFailed() {
+    /** Whether the engine has failed (a failed fsync, a full disk) and refuses writes; reads go on. */
+    public boolean isFailed() {
         return failure != null;
     }
 
@@ -569,6 +603,7 @@ public final class StorageEngine implements AutoCloseable {
             return;
         }
         closed = true;
+        extensions.close();
         monitor.stop();
         IOException first = null;
         boolean allFlushed = failure == null;

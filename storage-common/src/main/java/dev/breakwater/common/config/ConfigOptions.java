@@ -115,6 +115,23 @@ public final class ConfigOptions {
             + "before the damage, flush, move every old segment into log/salvaged-<millis>/ (never deleted), log at ERROR "
             + "what was dropped, and open with the log continuing at a fresh LSN (docs/formats.md section 5).");
 
+    // ---- operability (docs/operability.md; served by the storage-ops module) -----------------
+    public static final Option<Boolean> HTTP_ENABLED = define("http-enabled", ValueType.BOOLEAN, false, "",
+            null, null, null, null,
+            "Serve the read-only stats endpoint and page over HTTP (needs the storage-ops module on the class path).");
+    public static final Option<Integer> HTTP_PORT = define("http-port", ValueType.INT, 8086, "",
+            0, 65_535, null, null,
+            "TCP port of the stats endpoint; 0 picks a free port (logged at open).");
+    public static final Option<String> HTTP_BIND = define("http-bind", ValueType.STRING, "127.0.0.1", "",
+            null, null, v -> !v.isBlank(), "not blank",
+            "Address the stats endpoint listens on; the loopback default keeps it off the network.");
+    public static final Option<Long> HTTP_IDLE_TIMEOUT = define("http-idle-timeout", ValueType.MILLIS, 30_000L, "ms",
+            100L, 3_600_000L, null, null,
+            "The stats endpoint closes a connection that sends or accepts nothing for this long (slow or stalled clients).");
+    public static final Option<Boolean> JMX_ENABLED = define("jmx-enabled", ValueType.BOOLEAN, true, "",
+            null, null, null, null,
+            "Register JMX MBeans under dev.breakwater while the engine is open (needs the storage-ops module on the class path).");
+
     /** Every option, in declaration order. */
     public static final List<Option<?>> ALL = List.copyOf(BY_NAME.values());
 

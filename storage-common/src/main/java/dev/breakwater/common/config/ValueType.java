@@ -29,6 +29,8 @@ public final class ValueType<T> {
     public static final ValueType<Double> DOUBLE = new ValueType<>("number", Double.class, ValueType::readDouble, String::valueOf, v -> v);
     /** {@code true} or {@code false}. */
     public static final ValueType<Boolean> BOOLEAN = new ValueType<>("boolean", Boolean.class, ValueType::readBoolean, String::valueOf, v -> v);
+    /** A string, taken as written (for host names and addresses). */
+    public static final ValueType<String> STRING = new ValueType<>("string", String.class, ValueType::readString, v -> v, v -> v);
 
     private final String name;
     private final Class<T> javaType;
@@ -122,6 +124,13 @@ public final class ValueType<T> {
             return node.booleanValue();
         }
         throw wrongType("true or false", node);
+    }
+
+    private static String readString(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        throw wrongType("a string", node);
     }
 
     private static IllegalArgumentException wrongType(String expected, JsonNode node) {

@@ -60,7 +60,7 @@ class ConfigErrorsTest {
         } else if (t == ValueType.BOOLEAN) {
             return "true";
         } else {
-            return 1;                                     // enums take names
+            return 1;                                     // enums and strings take strings
         }
     }
 
@@ -80,6 +80,11 @@ class ConfigErrorsTest {
         rejects(() -> StorageConfig.load(f6), "total-memory", "must not be null");
         Path f7 = file("g.yaml", "merge-threads: [1, 2]\n");
         rejects(() -> StorageConfig.load(f7), "merge-threads", "expected an integer");
+    }
+
+    @Test
+    void blankBindAddressIsRejected() {
+        rejects(() -> StorageConfig.builder().set(ConfigOptions.HTTP_BIND, " "), "http-bind", "out of range", "not blank");
     }
 
     @Test

@@ -45,7 +45,7 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(26, ConfigOptions.ALL.size());
+        assertEquals(31, ConfigOptions.ALL.size());
     }
 
     @Test
@@ -160,6 +160,12 @@ class StorageConfigTest {
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)
                 .set(ConfigOptions.MAX_LOG_SIZE, 512 * MIB)
                 .set(ConfigOptions.LOG_RECOVERY, LogRecoveryMode.SALVAGE)
+
+                .set(ConfigOptions.HTTP_ENABLED, true)
+                .set(ConfigOptions.HTTP_PORT, 9099)
+                .set(ConfigOptions.HTTP_BIND, "0.0.0.0")
+                .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
+                .set(ConfigOptions.JMX_ENABLED, false)
                 .build();
     }
 
