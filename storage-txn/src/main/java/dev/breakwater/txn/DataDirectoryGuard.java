@@ -37,7 +37,7 @@ final class DataDirectoryGuard implements AutoCloseable {
     static final String LOCK = "LOCK";
     /** Names the engine writes at the top of its data directory. */
     private static final Set<String> ENGINE_NAMES = Set.of(LOCK, DataDirectoryMarker.FILE, DataDirectoryMarker.TMP,
-            Catalog.FILE, Catalog.FILE + ".tmp", EngineMonitor.CHECKPOINT, EngineMonitor.CHECKPOINT + ".tmp",
+            Catalog.FILE, Catalog.FILE + ".tmp", CheckpointFile.NAME, CheckpointFile.NAME + ".tmp",
             DatasetDirectory.ROOT, "log");
     /** Names that may be in a directory the engine is about to create its files in. */
     private static final Set<String> NEW_DIRECTORY_NAMES = Set.of(LOCK, DataDirectoryMarker.TMP);
