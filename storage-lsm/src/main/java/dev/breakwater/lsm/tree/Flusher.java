@@ -262,7 +262,7 @@ final class Flusher {
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(List.of(t), List.of(), maxLsn);
-        tree.versions.logAndApply(v -> placementEdit(v, tables, durable));
+        tree.versions.logAndApply(v -> placementEdit(v, tables, durable), IoPurpose.FLUSH);
         synchronized (tree.stateLock) {
             tree.immutables.remove(t);
             tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
@@ -398,7 +398,7 @@ final class Flusher {
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(sealed, tables, maxLsn);
-        tree.versions.logAndApply(v -> placementEdit(v, written, durable));
+        tree.versions.logAndApply(v -> placementEdit(v, written, durable), IoPurpose.FLUSH);
         synchronized (tree.stateLock) {
             tree.immutables.removeAll(sealed);
             tree.flushedSeq = Math.max(tree.flushedSeq, maxSeq);

@@ -43,7 +43,7 @@ final class MergeExecutor {
             outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(task.outputLevel()), tree.resources.io(),
                     IoPurpose.MERGE, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
-        tree.versions.logAndApply(v -> installEdit(v, task, outputs));
+        tree.versions.logAndApply(v -> installEdit(v, task, outputs), IoPurpose.MERGE);
         synchronized (tree.stateLock) {
             tree.installSuperVersion();
         }
