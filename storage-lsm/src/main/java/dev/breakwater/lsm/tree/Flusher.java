@@ -258,7 +258,7 @@ final class Flusher {
         List<TableMeta> tables;
         try (EntryCursor c = t.component.flushCursor()) {
             tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
-                    IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+                    IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(List.of(t), List.of(), maxLsn);
@@ -394,7 +394,7 @@ final class Flusher {
         List<TableMeta> written;
         try (merged) {
             written = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
-                    IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+                    IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(sealed, tables, maxLsn);

@@ -624,9 +624,13 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         Version v = versions.current();
         List<Long> levelBytes = new ArrayList<>();
         List<Integer> levelTables = new ArrayList<>();
+        int deepest = -1;
         for (int i = 0; i < v.levelCount(); i++) {
             levelBytes.add(v.levelBytes(i));
             levelTables.add(v.levelTables(i));
+            if (v.levelBytes(i) > 0) {
+                deepest = i;
+            }
         }
         long memory = memoryBytes();
         long[] bloom = versions.bloomStatistics();
@@ -638,7 +642,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
-                stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum());
+                stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
+                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest));
     }
 
     /** The LSN below which every write of this tree is on disk, as recorded by the last flush. */
