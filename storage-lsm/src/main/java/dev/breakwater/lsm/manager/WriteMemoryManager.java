@@ -81,6 +81,7 @@ public final class WriteMemoryManager {
         // Writers slow down halfway between the flush threshold and a full pool: flushes get time to
         // catch up before writers block.
         tree.setWriteSlowdownFrom((1 + options.flushThreshold()) / 2);
+        tree.setMemoryFlushThreshold(options.flushThreshold());
     }
 
     public void unregister(ManagedTree tree) {

@@ -189,7 +189,7 @@ final class Flusher {
             }
             logRequested = false;
             if (task != null) {
-                flushMemoryTables(task, FlushCause.LOG, task.kind() != MemoryFlushTask.Kind.FULL);
+                flushMemoryTables(task, tree.logFlushCause(), task.kind() != MemoryFlushTask.Kind.FULL);
             }
             return true;
         }
