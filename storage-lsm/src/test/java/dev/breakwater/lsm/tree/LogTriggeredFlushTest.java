@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -133,6 +135,37 @@ class LogTriggeredFlushTest {
             TreeStatisticsSnapshot s = tree.statistics();
             assertEquals(1, s.flushes(), s.toString());
             assertEquals(s.bytesFlushed(), s.bytesFlushedForLog(), s.toString());
+        });
+    }
+
+    @Test
+    void aLogFlushAWriterStallsOnCountsAsMemory() throws Exception {
+        withManagedTree((fx, tree, gate) -> {
+            SplittableRandom rnd = new SplittableRandom(8);
+            write(tree, rnd, 2_000);
+            gate.hold.set(true);
+            tree.requestFlush(FlushCause.LOG);                 // memory to spare: sealed as the log's
+            assertTrue(gate.held.await(30, TimeUnit.SECONDS), "the flush started");
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    write(tree, new SplittableRandom(9), 90_000); // more than the pool holds: the writer stalls
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "writer");
+            writer.start();
+            while (tree.statistics().writeStalls() == 0 && writer.isAlive()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            gate.hold.set(false);
+            gate.release.countDown();
+            writer.join();
+            assertTrue(failure.get() == null, () -> "writer failed: " + failure.get());
+            tree.flush();
+            TreeStatisticsSnapshot s = tree.statistics();
+            assertTrue(s.writeStalls() > 0, s.toString());
+            assertEquals(0, s.bytesFlushedForLog(), "the writer waited for that flush's memory: it is memory-triggered: " + s);
         });
     }
 }
