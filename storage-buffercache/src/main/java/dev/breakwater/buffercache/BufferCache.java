@@ -39,7 +39,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>File identity</h2>
  * File ids are never reused within a cache, so a page of a deleted file can never be returned for
  * a new file that happens to get the same id. {@link #unregisterFile} drops the file's unpinned
- * frames at once; pinned ones age out.
+ * frames at once (pinned ones age out) and its ids from the simulated cache.
  *
  * <h2>Resizing</h2>
  * Memory is held in chunks of frames (one {@link OffHeapArena} each). {@link #resize} grows by adding
@@ -139,13 +139,15 @@ public final class BufferCache implements AutoCloseable {
     }
 
     /**
-     * Forgets a file: later misses on it fail, and its unpinned frames are freed now. Call before
-     * closing or deleting the file. Pages still pinned stay valid until unpinned.
+     * Forgets a file: later misses on it fail, its unpinned frames are freed now and its page ids
+     * leave the simulated cache (they would occupy no frame of a larger cache). Call before closing
+     * or deleting the file. Pages still pinned stay valid until unpinned.
      */
     public void unregisterFile(int fileId) {
         if (files.remove(fileId) == null) {
             return;
         }
+        simulated.forgetFile(fileId);
         for (CachedPage f : slots) {
             if (fileIdOf(f.key) == fileId && f.tryClaim()) {
                 long key = f.key;

@@ -54,19 +54,31 @@ class SimulatedCacheTest {
     }
 
     @Test
-    void ringForgetsOldestAndReAddedIdsSurviveTheirOldEntry() {
+    void listKeepsCapacityLiveIdsAndDropsTheOldest() {
         SimulatedCache ghost = new SimulatedCache(3, 1);
         ghost.recordEviction(1);
         ghost.recordEviction(2);
+        assertTrue(ghost.consumeIfPresent(1)); // [2]: the consumed id frees its slot
+        ghost.recordEviction(1);               // [2, 1]
+        ghost.recordEviction(3);               // [2, 1, 3]: the freed slot took it, nothing fell out
+        assertEquals(3, ghost.size());
+        ghost.recordEviction(4);               // [1, 3, 4]: full, so the oldest (2) falls out
+        assertFalse(ghost.consumeIfPresent(2), "2 was the oldest");
         assertTrue(ghost.consumeIfPresent(1));
-        ghost.recordEviction(1);      // re-added: newest entry for 1
-        ghost.recordEviction(3);      // overwrites seq 0 (the consumed 1): the newer 1 must stay
-        ghost.recordEviction(4);      // overwrites seq 1: id 2 falls out of the window
-        assertFalse(ghost.consumeIfPresent(2), "2 fell out of the window");
-        assertTrue(ghost.consumeIfPresent(1), "1's newer entry still counts");
         assertTrue(ghost.consumeIfPresent(3));
         assertTrue(ghost.consumeIfPresent(4));
         assertFalse(ghost.consumeIfPresent(4), "consumed ids are forgotten");
+        assertEquals(0, ghost.size());
+    }
+
+    @Test
+    void consumedIdsDoNotHoldSlots() {
+        SimulatedCache ghost = new SimulatedCache(2, 1);
+        ghost.recordEviction(1);
+        ghost.recordEviction(2);
+        assertTrue(ghost.consumeIfPresent(2));
+        ghost.recordEviction(3);               // [1, 3]: 1 is still among the 2 newest live ids
+        assertTrue(ghost.consumeIfPresent(1));
     }
 
     @Test

@@ -547,10 +547,11 @@ public final class StorageEngine implements AutoCloseable {
 
     /**
      * Resizes the write-memory pool while running (the memory tuner's knob). Growing takes effect at
-     * once; shrinking flushes trees by the flush policy until usage fits, waiting at most
-     * {@code maxWaitMillis}.
+     * once; shrinking lowers the budget at once, then flushes trees by the flush policy and returns
+     * when usage is at or below the flush threshold of the new capacity, or after
+     * {@code maxWaitMillis} (usage may then still be above it; the flushes go on).
      *
-     * @return the write-memory capacity now in effect
+     * @return the write-memory capacity now in effect ({@code bytes} in whole pages)
      */
     public long resizeWriteMemory(long bytes, long maxWaitMillis) {
         checkOpen();

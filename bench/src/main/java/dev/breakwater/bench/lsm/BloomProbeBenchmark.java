@@ -79,7 +79,7 @@ public class BloomProbeBenchmark {
         }
         long size = Files.size(file);
         cache = new BufferCache(BufferCacheOptions.of(PAGE, Math.max(8L << 20, 2 * size)), io);
-        reader = SSTableReader.open(fs, file, cache, false);
+        reader = SSTableReader.open(fs, file, cache, false, IoPurpose.QUERY);
         for (byte[] k : present) {
             if (!reader.mayContain(k, k.length, IoPurpose.QUERY)) {
                 throw new IllegalStateException("Bloom filter excluded a key the table holds");

@@ -13,7 +13,11 @@ public enum IoPurpose {
     MERGE,
     /** Writing memory components to disk. */
     FLUSH,
-    /** The transaction log and manifests. */
+    /**
+     * The transaction log and manifests, and the footers of the SSTables a tree opens when it
+     * recovers (metadata read with its manifest). A footer read when a flush or merge installs a
+     * table counts under FLUSH or MERGE.
+     */
     LOG;
 
     private static final IoPurpose[] VALUES = values();

@@ -73,4 +73,9 @@ public abstract class ForwardingManagedTree implements ManagedTree {
     public void setWriteSlowdownFrom(double poolFraction) {
         delegate.setWriteSlowdownFrom(poolFraction);
     }
+
+    @Override
+    public void setMemoryFlushThreshold(double poolFraction) {
+        delegate.setMemoryFlushThreshold(poolFraction);
+    }
 }

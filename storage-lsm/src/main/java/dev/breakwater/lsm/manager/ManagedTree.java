@@ -67,4 +67,12 @@ public interface ManagedTree {
      */
     default void setWriteSlowdownFrom(double poolFraction) {
     }
+
+    /**
+     * Tells the tree the pool fraction at which the manager starts memory-triggered flushes. The tree
+     * uses it to label its flushes: one the log asks for while usage is at or above it counts as
+     * memory-triggered (see {@link FlushCause#LOG}).
+     */
+    default void setMemoryFlushThreshold(double poolFraction) {
+    }
 }

@@ -81,6 +81,7 @@ public final class WriteMemoryManager {
         // Writers slow down halfway between the flush threshold and a full pool: flushes get time to
         // catch up before writers block.
         tree.setWriteSlowdownFrom((1 + options.flushThreshold()) / 2);
+        tree.setMemoryFlushThreshold(options.flushThreshold());
     }
 
     public void unregister(ManagedTree tree) {
@@ -249,15 +250,24 @@ public final class WriteMemoryManager {
 
     /**
      * Changes the write-memory budget while running (the memory tuner calls this). Growing takes
-     * effect at once; shrinking flushes trees, by the flush policy, until usage fits or
-     * {@code maxWaitMillis} passed.
+     * effect at once. Shrinking lowers the budget at once (writers that need a page wait from then
+     * on), then flushes trees, by the flush policy, until usage is at or below the flush threshold of
+     * the new capacity, or until {@code maxWaitMillis} passed.
      *
-     * @return the capacity in effect (whole pages)
+     * <p>Guarantee on return: the budget is the new capacity; usage is at most
+     * {@code flushThreshold × capacity} unless the wait ran out first (then the caller sees
+     * {@link WriteMemoryPool#usedBytes()} above it, and the flushes already asked for go on). The
+     * pool may still reserve more off-heap memory than the capacity until the components using the
+     * old arenas free their pages.
+     *
+     * @return the capacity in effect: {@code capacityBytes} rounded down to whole pages (not the
+     *         bytes the pool reserves)
      */
     public long resize(long capacityBytes, long maxWaitMillis) {
-        long capacity = pool.setCapacity(capacityBytes);
+        pool.setCapacity(capacityBytes);
+        long capacity = capacityBytes / pool.pageSize() * pool.pageSize();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
-        while (pool.usedBytes() > capacity * options.flushThreshold() && System.nanoTime() < deadline) {
+        while (pool.usedBytes() > capacity * options.flushThreshold() && System.nanoTime() - deadline < 0) {
             relievePressure();
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }

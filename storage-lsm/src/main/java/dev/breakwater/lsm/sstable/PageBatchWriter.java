@@ -8,12 +8,15 @@ import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.LongConsumer;
 
 /**
  * Assigns consecutive page numbers to the pages of a file being written and writes them in large
  * sequential batches: pages are sealed ({@link PageChecksum#seal}) into an aligned off-heap buffer
  * of {@code batchPages} pages, which is written with one positional write when full or on
- * {@link #flush}. Each batch write is counted in {@link IoStatistics} under the writer's purpose.
+ * {@link #flush}. Each batch write is counted in {@link IoStatistics} under the writer's purpose and
+ * reported to the writer's {@code written} sink as it happens (a tree counts its merge bytes there,
+ * so a statistics snapshot taken during a long merge sees what it has written so far).
  *
  * <p>Invariants: (1) page {@code n} is written at byte {@code n * pageSize}; (2) pages
  * {@code [0, flushedPages)} are in the file, {@code [flushedPages, nextPage)} in the buffer;
@@ -28,18 +31,21 @@ final class PageBatchWriter implements AutoCloseable {
     private final int batchPages;
     private final IoStatistics io;
     private final IoPurpose purpose;
+    private final LongConsumer written;
     private final OffHeapArena arena;
     private final ByteBuffer batch;
     private final byte[] zeros;
     private int flushedPages;
     private int nextPage;
 
-    PageBatchWriter(StorageFile file, int pageSize, int batchPages, IoStatistics io, IoPurpose purpose) {
+    /** @param written told the bytes of each batch once it is in the file */
+    PageBatchWriter(StorageFile file, int pageSize, int batchPages, IoStatistics io, IoPurpose purpose, LongConsumer written) {
         this.file = file;
         this.pageSize = pageSize;
         this.batchPages = batchPages;
         this.io = io;
         this.purpose = purpose;
+        this.written = written;
         this.arena = OffHeapArena.allocate("SSTable writer " + file.path(), pageSize * batchPages, 1);
         this.batch = arena.pageBuffer(0);
         this.zeros = new byte[pageSize];
@@ -83,6 +89,7 @@ final class PageBatchWriter implements AutoCloseable {
         batch.clear().limit(pages * pageSize);
         file.write((long) flushedPages * pageSize, batch);
         io.recordWrite(purpose, pages, (long) pages * pageSize);
+        written.accept((long) pages * pageSize);
         flushedPages = nextPage;
         batch.clear();
     }

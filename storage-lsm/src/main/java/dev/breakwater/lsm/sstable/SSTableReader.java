@@ -94,15 +94,20 @@ public final class SSTableReader implements AutoCloseable {
     }
 
     /**
-     * Opens an SSTable: registers the file with the cache and reads and validates its footer (the
-     * footer read is counted as a {@link IoPurpose#QUERY} pin).
+     * Opens an SSTable: registers the file with the cache and reads and validates its footer, counted
+     * under {@code purpose}: {@link IoPurpose#FLUSH} or {@link IoPurpose#MERGE} for a table a flush
+     * or merge installs, {@link IoPurpose#LOG} for tables opened while a tree recovers (with its
+     * manifest), {@link IoPurpose#QUERY} only for a reader opened to serve queries. The tuner reads
+     * QUERY misses as what queries cost, so a footer read at install must not land there.
      *
      * @param directIo open the file with {@link OpenOption#DIRECT}, so the buffer cache is its only cache
+     * @param purpose  what the footer read is counted as
      * @throws CorruptSSTableException if the file is not a whole number (at least two) of pages of
      *                                 the cache's page size, or the footer disagrees with the file
      * @throws CorruptPageException    if the footer page fails verification or is not a footer
      */
-    public static SSTableReader open(FileSystem fs, Path path, BufferCache cache, boolean directIo) throws IOException {
+    public static SSTableReader open(FileSystem fs, Path path, BufferCache cache, boolean directIo, IoPurpose purpose)
+            throws IOException {
         StorageFile file = directIo ? fs.open(path, OpenOption.READ, OpenOption.DIRECT) : fs.open(path, OpenOption.READ);
         int fileId = -1;
         try {
@@ -117,7 +122,7 @@ public final class SSTableReader implements AutoCloseable {
             }
             int pages = (int) (size / ps);
             fileId = cache.registerFile(file, path.toString());
-            SSTableMetadata m = readFooter(cache, fileId, pages - 1, path.toString());
+            SSTableMetadata m = readFooter(cache, fileId, pages - 1, path.toString(), purpose);
             validate(m, pages, ps, path);
             return new SSTableReader(path, file, cache, fileId, m);
         } catch (IOException | RuntimeException e) {
@@ -133,8 +138,9 @@ public final class SSTableReader implements AutoCloseable {
         }
     }
 
-    private static SSTableMetadata readFooter(BufferCache cache, int fileId, int pageNo, String name) throws IOException {
-        CachedPage cp = cache.pin(fileId, pageNo, IoPurpose.QUERY);
+    private static SSTableMetadata readFooter(BufferCache cache, int fileId, int pageNo, String name, IoPurpose purpose)
+            throws IOException {
+        CachedPage cp = cache.pin(fileId, pageNo, purpose);
         try {
             OffHeapPage p = new OffHeapPage(cp.address(), cp.size());
             byte type = p.getByte(PageDescriptor.TYPE_OFFSET);

@@ -7,6 +7,7 @@ import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 import java.util.Arrays;
 
 /**
@@ -52,12 +53,15 @@ public final class SSTableWriter implements AutoCloseable {
     private long tombstoneCount;
     private State state = State.OPEN;
 
-    private SSTableWriter(FileSystem fs, Path path, SSTableOptions options, StorageFile file, IoStatistics io, IoPurpose purpose) {
+    private static final LongConsumer NO_SINK = bytes -> { };
+
+    private SSTableWriter(FileSystem fs, Path path, SSTableOptions options, StorageFile file, IoStatistics io, IoPurpose purpose,
+                          LongConsumer written) {
         this.fs = fs;
         this.path = path;
         this.options = options;
         this.file = file;
-        this.pages = new PageBatchWriter(file, options.pageSize(), options.writeBatchPages(), io, purpose);
+        this.pages = new PageBatchWriter(file, options.pageSize(), options.writeBatchPages(), io, purpose, written);
         this.index = new IndexBuilder(options.pageSize());
         this.leaves = new LeafBuilder(options.pageSize(), options.compression(), this::writeLeaf);
         this.bloom = new BloomFilterBuilder(options.bloomBitsPerKey());
@@ -72,11 +76,21 @@ public final class SSTableWriter implements AutoCloseable {
      */
     public static SSTableWriter create(FileSystem fs, Path path, SSTableOptions options, IoStatistics io, IoPurpose purpose)
             throws IOException {
+        return create(fs, path, options, io, purpose, NO_SINK);
+    }
+
+    /**
+     * Like {@link #create(FileSystem, Path, SSTableOptions, IoStatistics, IoPurpose)}, also telling
+     * {@code written} the bytes of each page batch as it reaches the file (the footer's included),
+     * so the sum it sees is the file's size once finished.
+     */
+    public static SSTableWriter create(FileSystem fs, Path path, SSTableOptions options, IoStatistics io, IoPurpose purpose,
+                                       LongConsumer written) throws IOException {
         StorageFile file = options.directIo()
                 ? fs.open(path, OpenOption.CREATE_NEW, OpenOption.WRITE, OpenOption.DIRECT)
                 : fs.open(path, OpenOption.CREATE_NEW, OpenOption.WRITE);
         try {
-            return new SSTableWriter(fs, path, options, file, io, purpose);
+            return new SSTableWriter(fs, path, options, file, io, purpose, written);
         } catch (RuntimeException e) {
             file.close();
             fs.delete(path);

@@ -189,7 +189,7 @@ final class Flusher {
             }
             logRequested = false;
             if (task != null) {
-                flushMemoryTables(task, FlushCause.LOG, task.kind() != MemoryFlushTask.Kind.FULL);
+                flushMemoryTables(task, tree.logFlushCause(), task.kind() != MemoryFlushTask.Kind.FULL);
             }
             return true;
         }
@@ -258,11 +258,11 @@ final class Flusher {
         List<TableMeta> tables;
         try (EntryCursor c = t.component.flushCursor()) {
             tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
-                    IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+                    IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(List.of(t), List.of(), maxLsn);
-        tree.versions.logAndApply(v -> placementEdit(v, tables, durable));
+        tree.versions.logAndApply(v -> placementEdit(v, tables, durable), IoPurpose.FLUSH);
         synchronized (tree.stateLock) {
             tree.immutables.remove(t);
             tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
@@ -394,11 +394,11 @@ final class Flusher {
         List<TableMeta> written;
         try (merged) {
             written = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
-                    IoPurpose.FLUSH, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+                    IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
         long durable = durableLsnAfter(sealed, tables, maxLsn);
-        tree.versions.logAndApply(v -> placementEdit(v, written, durable));
+        tree.versions.logAndApply(v -> placementEdit(v, written, durable), IoPurpose.FLUSH);
         synchronized (tree.stateLock) {
             tree.immutables.removeAll(sealed);
             tree.flushedSeq = Math.max(tree.flushedSeq, maxSeq);

@@ -88,6 +88,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long writeMemoryShare;
     /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
     private volatile double writeSlowdownFrom = 2;
+    /** Pool fraction at which memory forces flushes (the manager's threshold; a full pool without one). */
+    private volatile double memoryFlushThreshold = 1;
     /** The longest delay one write gets for a nearly full pool. */
     static final long MAX_WRITE_SLOWDOWN_NANOS = 1_000_000;
     /** Called when a writer finds the pool empty; by default the tree frees its own memory. */
@@ -289,6 +291,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             if (stallStart == 0) {
                 stallStart = System.nanoTime();
                 stats.writeStalls.increment();
+                relabelLogFlushesAsMemory();
             } else if (System.nanoTime() - stallStart > options.stallTimeout().toNanos()) {
                 stats.writeStallNanos.add(System.nanoTime() - stallStart);
                 throw new IOException("tree " + name + ": write stalled for " + options.stallTimeout().toMillis()
@@ -333,6 +336,29 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public void setWriteSlowdownFrom(double poolFraction) {
         this.writeSlowdownFrom = poolFraction;
+    }
+
+    @Override
+    public void setMemoryFlushThreshold(double poolFraction) {
+        this.memoryFlushThreshold = poolFraction;
+    }
+
+    /**
+     * The cause to record for a flush the log asks for now: MEMORY if write memory is at or above
+     * the flush threshold (memory would force this flush anyway), else LOG. See {@link FlushCause#LOG}.
+     */
+    FlushCause logFlushCause() {
+        PagePool pool = resources.pool();
+        return pool.usedBytes() >= memoryFlushThreshold * pool.capacityBytes() ? FlushCause.MEMORY : FlushCause.LOG;
+    }
+
+    /** A writer waits for memory: sealed tables waiting to flush because of the log are memory-triggered now. */
+    private void relabelLogFlushesAsMemory() {
+        for (MemoryTable t : current.immutables) {
+            if (t.cause == FlushCause.LOG) {
+                t.cause = FlushCause.MEMORY;
+            }
+        }
     }
 
     /**
@@ -544,7 +570,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * Starts freeing memory without waiting: what a memory- or log-triggered flush policy calls;
      * {@code cause} is counted in the statistics. A partitioned tree with data in its memory levels
      * flushes part of them (a memory-triggered flush at least one memory SSTable, a log-triggered
-     * one the oldest); otherwise the active memory table is sealed and queued for flush.
+     * one the oldest); otherwise the active memory table is sealed and queued for flush. A
+     * log-triggered request does nothing while the table holding the tree's oldest LSN is already
+     * sealed and queued or flushing, and is recorded as memory-triggered when write memory is at or
+     * above the manager's flush threshold ({@link FlushCause#LOG} states the rule).
      */
     @Override
     public void requestFlush(FlushCause cause) {
@@ -558,6 +587,14 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public long requestFlush(FlushCause cause, long bytes) {
         SuperVersion s = current;
+        if (cause == FlushCause.LOG) {
+            if (s.active.minLogLsn() > oldestMemoryLsn() && (!options.partitioned() || s.memory.isEmpty())) {
+                // The oldest LSN is in a table already sealed and waiting for (or in) its flush:
+                // sealing the active table too would not let the log be truncated any sooner, and
+                // a monitor asking on every tick would make one tiny flush per tick.
+                return 0;
+            }
+        }
         if (options.partitioned() && !s.memory.isEmpty()) {
             if (cause == FlushCause.LOG) {
                 flusher.requestMemoryFlush(cause, 0);
@@ -581,7 +618,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         MemoryTable t = s.active;
         long size = t.component.bytesUsed();
         if (!t.component.isEmpty()) {
-            rotate(t, true, cause, true);
+            rotate(t, true, cause == FlushCause.LOG ? logFlushCause() : cause, true);
             return size;
         }
         return 0;
@@ -624,9 +661,13 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         Version v = versions.current();
         List<Long> levelBytes = new ArrayList<>();
         List<Integer> levelTables = new ArrayList<>();
+        int deepest = -1;
         for (int i = 0; i < v.levelCount(); i++) {
             levelBytes.add(v.levelBytes(i));
             levelTables.add(v.levelTables(i));
+            if (v.levelBytes(i) > 0) {
+                deepest = i;
+            }
         }
         long memory = memoryBytes();
         long[] bloom = versions.bloomStatistics();
@@ -638,7 +679,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.merges.sum(), stats.mergeBytesRead.sum(), stats.mergeBytesWritten.sum(), levelBytes, levelTables,
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
-                stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum());
+                stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
+                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest));
     }
 
     /** The LSN below which every write of this tree is on disk, as recorded by the last flush. */

@@ -10,12 +10,17 @@ import dev.breakwater.lsm.version.VersionEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * Executes one picked merge: merge-sorts the input tables (newest run first, so the newest version
  * of each key wins; tombstones dropped when the task allows), writes the output SSTables with
  * purpose MERGE, then installs one version edit that removes the inputs and adds the outputs to the
- * output run. The inputs stay readable until no snapshot refers to them.
+ * output run. The inputs stay readable until no snapshot refers to them. The bytes written are added
+ * to the tree's merge counters (total and output level) batch by batch as they reach the files, so
+ * a tuning cycle shorter than a merge sees the merge's work in the cycle that did it; merges and
+ * bytes read are counted when the merge installs.
  *
  * <p>Thread safety: stateless apart from the tree; each call runs one task on a merge thread.
  */
@@ -39,21 +44,21 @@ final class MergeExecutor {
             }
         }
         List<TableMeta> outputs;
+        LongAdder levelBytes = tree.stats.mergeBytesWrittenTo(task.outputLevel());
+        LongConsumer written = bytes -> {
+            tree.stats.mergeBytesWritten.add(bytes);
+            levelBytes.add(bytes);
+        };
         try (MergingCursor merged = new MergingCursor(sources, task.dropTombstones())) {
             outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(task.outputLevel()), tree.resources.io(),
-                    IoPurpose.MERGE, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
+                    IoPurpose.MERGE, written, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
-        tree.versions.logAndApply(v -> installEdit(v, task, outputs));
+        tree.versions.logAndApply(v -> installEdit(v, task, outputs), IoPurpose.MERGE);
         synchronized (tree.stateLock) {
             tree.installSuperVersion();
         }
-        long written = 0;
-        for (TableMeta m : outputs) {
-            written += m.sizeBytes();
-        }
         tree.stats.merges.increment();
         tree.stats.mergeBytesRead.add(task.inputBytes());
-        tree.stats.mergeBytesWritten.add(written);
     }
 
     private VersionEdit installEdit(Version v, MergeTask task, List<TableMeta> outputs) {

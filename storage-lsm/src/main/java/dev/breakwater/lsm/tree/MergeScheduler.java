@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.merge.MergePicker;
 import dev.breakwater.lsm.merge.MergeTask;
 import dev.breakwater.lsm.version.TableMeta;
@@ -75,7 +76,7 @@ final class MergeScheduler {
         }
         try {
             MergePicker.LevelChange c = change.get();
-            tree.versions.logAndApply(c.remove() ? new VersionEdit().removeLevel(c.index()) : new VersionEdit().insertLevel(c.index()));
+            tree.versions.logAndApply(c.remove() ? new VersionEdit().removeLevel(c.index()) : new VersionEdit().insertLevel(c.index()), IoPurpose.MERGE);
             synchronized (tree.stateLock) {
                 tree.installSuperVersion();
             }

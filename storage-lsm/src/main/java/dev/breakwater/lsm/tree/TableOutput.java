@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,15 +24,20 @@ import java.util.function.LongSupplier;
  */
 final class TableOutput {
 
+    /** A sink for callers that count their bytes another way (flushes count theirs at install). */
+    static final LongConsumer UNCOUNTED = bytes -> { };
+
     private TableOutput() {
     }
 
     /**
+     * @param written told the bytes of each page batch as it reaches a file (see
+     *                {@link SSTableWriter#create(FileSystem, Path, SSTableOptions, IoStatistics, IoPurpose, LongConsumer)})
      * @return the tables written, in key order (empty if the stream was empty)
      */
     static List<TableMeta> write(EntryCursor source, FileSystem fs, Path dir, SSTableOptions options, IoStatistics io,
-                                 IoPurpose purpose, LongSupplier fileNumbers, long targetBytes, long minLsn, long maxLsn)
-            throws IOException {
+                                 IoPurpose purpose, LongConsumer written, LongSupplier fileNumbers, long targetBytes,
+                                 long minLsn, long maxLsn) throws IOException {
         List<TableMeta> out = new ArrayList<>();
         List<Path> started = new ArrayList<>();
         SSTableWriter writer = null;
@@ -42,7 +48,7 @@ final class TableOutput {
                     fileNumber = fileNumbers.getAsLong();
                     Path path = TableFiles.path(dir, fileNumber);
                     started.add(path);
-                    writer = SSTableWriter.create(fs, path, options, io, purpose);
+                    writer = SSTableWriter.create(fs, path, options, io, purpose, written);
                 }
                 writer.add(source.key(), source.keyLength(), source.value(), source.valueLength(), source.isTombstone());
                 if (writer.leafBytes() >= targetBytes) {

@@ -1,5 +1,7 @@
 package dev.breakwater.lsm.tree;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -9,6 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Thread safety: safe.
  */
 final class TreeStatistics {
+    /** Levels with their own merge-bytes counter; deeper output levels share the last one. */
+    static final int TRACKED_LEVELS = 16;
+
     final LongAdder entriesWritten = new LongAdder();
     final LongAdder flushes = new LongAdder();
     final LongAdder bytesFlushed = new LongAdder();
@@ -20,7 +25,10 @@ final class TreeStatistics {
     final LongAdder memoryMerges = new LongAdder();
     final LongAdder memoryMergeBytes = new LongAdder();
     final LongAdder mergeBytesRead = new LongAdder();
+    /** Bytes merges have written, added per page batch as written (not at install). */
     final LongAdder mergeBytesWritten = new LongAdder();
+    /** {@link #mergeBytesWritten} by the merge's output level (as numbered when the merge was picked). */
+    final LongAdder[] mergeBytesWrittenByLevel = adders(TRACKED_LEVELS);
     final LongAdder bloomProbes = new LongAdder();
     final LongAdder bloomNegatives = new LongAdder();
     final LongAdder bloomFalsePositives = new LongAdder();
@@ -30,4 +38,33 @@ final class TreeStatistics {
     final LongAdder writeStalls = new LongAdder();
     final LongAdder writeSlowdowns = new LongAdder();
     final LongAdder writeStallNanos = new LongAdder();
+
+    LongAdder mergeBytesWrittenTo(int level) {
+        return mergeBytesWrittenByLevel[Math.min(level, TRACKED_LEVELS - 1)];
+    }
+
+    /** Sums of {@link #mergeBytesWrittenByLevel}, up to the deepest level with bytes. */
+    List<Long> mergeBytesWrittenByLevel() {
+        long[] sums = new long[TRACKED_LEVELS];
+        int n = 0;
+        for (int i = 0; i < TRACKED_LEVELS; i++) {
+            sums[i] = mergeBytesWrittenByLevel[i].sum();
+            if (sums[i] != 0) {
+                n = i + 1;
+            }
+        }
+        List<Long> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(sums[i]);
+        }
+        return out;
+    }
+
+    private static LongAdder[] adders(int n) {
+        LongAdder[] a = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
 }

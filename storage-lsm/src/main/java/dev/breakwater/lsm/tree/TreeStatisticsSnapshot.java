@@ -12,8 +12,13 @@ import java.util.List;
  * @param bytesFlushedForLog   bytes flushed to let the log be truncated ({@code flush_log_i})
  * @param merges               merges installed
  * @param mergeBytesRead       bytes of input SSTables of merges
- * @param mergeBytesWritten    bytes of output SSTables of merges ({@code merge_i})
- * @param levelBytes           bytes per level, L0 first ({@code |L_N|} is the last)
+ * @param mergeBytesWritten    bytes merges have written ({@code merge_i}), counted per page batch as it
+ *                             reaches the file, not when the merge installs: a snapshot taken during a
+ *                             merge includes what it has written so far (and a merge that fails after
+ *                             writing stays counted: the I/O happened)
+ * @param levelBytes           bytes per level, L0 first; the last level may be empty (a tree starts
+ *                             with an empty L1, and an added level is empty until merges fill it), so
+ *                             use {@link #deepestLevelBytes} for {@code |L_N|}
  * @param levelTables          SSTables per level
  * @param l0Groups             groups (runs) in L0
  * @param memoryBytes          write memory held by memory tables
@@ -29,6 +34,13 @@ import java.util.List;
  * @param memorySeals          partitioned component: sealed M0s merged into memory level M1
  * @param memoryMerges         partitioned component: merges between memory levels
  * @param memoryMergeBytes     partitioned component: input bytes of memory merges
+ * @param mergeBytesWrittenByLevel {@code mergeBytesWritten} by the merge's output level, L0 first, as
+ *                             levels were numbered when each merge was picked (a level added or
+ *                             retired later does not move bytes already counted); levels from 15 down
+ *                             share the last entry; the list ends at the deepest level with bytes
+ * @param deepestLevel         index of the deepest level holding data (-1 if every level is empty):
+ *                             the level whose size is the tree's {@code |L_N|}; L0 when only L0 holds data
+ * @param deepestLevelBytes    bytes of that level ({@code |L_N|}; 0 if no level holds data)
  */
 public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
                                      long bytesFlushedForLog, long merges,
@@ -36,7 +48,8 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
                                      long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
-                                     long memoryMerges, long memoryMergeBytes) {
+                                     long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
+                                     int deepestLevel, long deepestLevelBytes) {
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */
     public double mergeAmplification() {

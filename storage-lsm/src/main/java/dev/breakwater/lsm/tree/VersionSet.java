@@ -3,6 +3,7 @@ package dev.breakwater.lsm.tree;
 import dev.breakwater.common.util.Backoff;
 import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.common.io.FileSystem;
+import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.sstable.SSTableReader;
 import dev.breakwater.lsm.version.CorruptManifestException;
@@ -81,7 +82,7 @@ final class VersionSet implements AutoCloseable {
                     throw new CorruptManifestException(dir.resolve(ManifestFormat.manifestName(opened.manifest().number())), -1,
                             "it lists table " + TableFiles.name(t.fileNumber()) + ", which is missing from " + dir);
                 }
-                set.openReader(t);
+                set.openReader(t, IoPurpose.LOG); // recovery metadata, read with the manifest
             }
             set.install(v);
             set.removeOrphans();
@@ -156,16 +157,18 @@ final class VersionSet implements AutoCloseable {
      * @throws IOException if the manifest append or sync fails; the current version is then unchanged,
      *                     and the caller must treat the tree as failed for writes
      */
-    synchronized Version logAndApply(VersionEdit edit) throws IOException {
-        return logAndApply(v -> edit);
+    synchronized Version logAndApply(VersionEdit edit, IoPurpose purpose) throws IOException {
+        return logAndApply(v -> edit, purpose);
     }
 
     /**
-     * Like {@link #logAndApply(VersionEdit)}, with the edit computed from the current version while
-     * no other edit can intervene (flush placement and merge outputs depend on the version they
-     * land in).
+     * Like {@link #logAndApply(VersionEdit, IoPurpose)}, with the edit computed from the current
+     * version while no other edit can intervene (flush placement and merge outputs depend on the
+     * version they land in).
+     *
+     * @param purpose what the footer reads of the tables the edit adds are counted as (FLUSH or MERGE)
      */
-    synchronized Version logAndApply(java.util.function.Function<Version, VersionEdit> editFor) throws IOException {
+    synchronized Version logAndApply(java.util.function.Function<Version, VersionEdit> editFor, IoPurpose purpose) throws IOException {
         if (closed) {
             throw new IllegalStateException("tree " + treeName + " is closed");
         }
@@ -174,16 +177,16 @@ final class VersionSet implements AutoCloseable {
         Version base = current;
         Version next = new VersionBuilder(base).apply(edit).build();
         for (TableMeta t : edit.addedTables()) {
-            openReader(t);
+            openReader(t, purpose);
         }
         manifest.append(edit, base);
         install(next);
         return next;
     }
 
-    private void openReader(TableMeta t) throws IOException {
+    private void openReader(TableMeta t, IoPurpose purpose) throws IOException {
         if (!readers.containsKey(t.fileNumber())) {
-            readers.put(t.fileNumber(), SSTableReader.open(fs, TableFiles.path(dir, t.fileNumber()), cache, directIo));
+            readers.put(t.fileNumber(), SSTableReader.open(fs, TableFiles.path(dir, t.fileNumber()), cache, directIo, purpose));
         }
     }
 

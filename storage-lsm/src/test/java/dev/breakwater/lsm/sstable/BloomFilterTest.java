@@ -45,7 +45,7 @@ class BloomFilterTest {
         Path path = Path.of("/bloom.sst");
         SSTableMetadata meta = SSTableFixture.write(fs, path, SSTableOptions.defaults(SSTableFixture.PAGE), io, m);
         assertEquals(7, meta.bloomHashCount());
-        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             for (byte[] k : m.keySet()) {
                 assertTrue(r.mayContain(k, k.length, IoPurpose.QUERY), "false negative");
             }
@@ -70,7 +70,7 @@ class BloomFilterTest {
         TreeMap<byte[], Entry> m = evenKeys(20_000);
         Path path = Path.of("/bloom4.sst");
         SSTableFixture.write(fs, path, SSTableOptions.defaults(SSTableFixture.PAGE).withBloomBitsPerKey(4), io, m);
-        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             int fp = 0;
             for (int i = 0; i < 20_000; i++) {
                 byte[] k = key(2L * i + 1);
@@ -87,7 +87,7 @@ class BloomFilterTest {
         Path path = Path.of("/nobloom.sst");
         SSTableMetadata meta = SSTableFixture.write(fs, path, SSTableOptions.defaults(SSTableFixture.PAGE).withBloomBitsPerKey(0), io, m);
         assertEquals(0, meta.bloomPageCount());
-        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             byte[] absent = key(7);
             assertTrue(r.mayContain(absent, absent.length, IoPurpose.QUERY));
             assertEquals(LookupResult.ABSENT, r.get(absent, absent.length, new ValueHolder(), IoPurpose.QUERY));
@@ -101,7 +101,7 @@ class BloomFilterTest {
         Path path = Path.of("/pins.sst");
         SSTableMetadata meta = SSTableFixture.write(fs, path, SSTableOptions.defaults(SSTableFixture.PAGE), io, m);
         assertTrue(meta.indexHeight() >= 1);
-        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             ValueHolder out = new ValueHolder();
             int checked = 0;
             for (int i = 0; checked < 200; i++) {
@@ -135,7 +135,7 @@ class BloomFilterTest {
         TreeMap<byte[], Entry> m = evenKeys(10_000);
         Path path = Path.of("/fp.sst");
         SSTableFixture.write(fs, path, SSTableOptions.defaults(SSTableFixture.PAGE), io, m);
-        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             ValueHolder out = new ValueHolder();
             long maybes = 0;
             for (int i = 0; i < 10_000; i++) {

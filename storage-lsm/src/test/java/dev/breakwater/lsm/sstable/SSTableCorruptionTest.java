@@ -53,7 +53,7 @@ class SSTableCorruptionTest {
     void corruptLeafPageFailsLookupNamingFileAndPage() throws IOException {
         int leaf = 3;
         flipByte((long) leaf * PAGE + 1000);
-        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             int failures = 0;
             for (byte[] k : entries.keySet()) {
                 try {
@@ -82,7 +82,7 @@ class SSTableCorruptionTest {
     void corruptFooterFailsOpen() throws IOException {
         flipByte((long) meta.footerPage() * PAGE + 40);
         try (BufferCache cache = SSTableFixture.cache(1 << 20, io)) {
-            CorruptPageException e = assertThrows(CorruptPageException.class, () -> SSTableReader.open(fs, path, cache, false));
+            CorruptPageException e = assertThrows(CorruptPageException.class, () -> SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY));
             assertEquals(meta.footerPage(), e.pageNumber());
             assertTrue(e.getMessage().contains(path.toString()));
         }
@@ -92,7 +92,7 @@ class SSTableCorruptionTest {
     void fileCutAtAPageBoundaryHasNoFooter() throws IOException {
         truncate((long) (meta.pageCount() - 1) * PAGE);
         try (BufferCache cache = SSTableFixture.cache(1 << 20, io)) {
-            CorruptPageException e = assertThrows(CorruptPageException.class, () -> SSTableReader.open(fs, path, cache, false));
+            CorruptPageException e = assertThrows(CorruptPageException.class, () -> SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY));
             assertTrue(e.getMessage().contains("not the FOOTER"), e.getMessage());
             assertTrue(e.getMessage().contains(path.toString()));
         }
@@ -102,7 +102,7 @@ class SSTableCorruptionTest {
     void fileCutMidPageIsRejected() throws IOException {
         truncate((long) meta.pageCount() * PAGE - 100);
         try (BufferCache cache = SSTableFixture.cache(1 << 20, io)) {
-            CorruptSSTableException e = assertThrows(CorruptSSTableException.class, () -> SSTableReader.open(fs, path, cache, false));
+            CorruptSSTableException e = assertThrows(CorruptSSTableException.class, () -> SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY));
             assertEquals(path, e.file());
             assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         }
@@ -112,7 +112,7 @@ class SSTableCorruptionTest {
     void emptyFileIsRejected() throws IOException {
         truncate(0);
         try (BufferCache cache = SSTableFixture.cache(1 << 20, io)) {
-            assertThrows(CorruptSSTableException.class, () -> SSTableReader.open(fs, path, cache, false));
+            assertThrows(CorruptSSTableException.class, () -> SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY));
             assertEquals(0, cache.snapshot().pinnedFrames());
         }
     }
@@ -124,7 +124,7 @@ class SSTableCorruptionTest {
             f.append(ByteBuffer.allocate(PAGE));
         }
         try (BufferCache cache = SSTableFixture.cache(1 << 20, io)) {
-            IOException e = assertThrows(IOException.class, () -> SSTableReader.open(fs, path, cache, false));
+            IOException e = assertThrows(IOException.class, () -> SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY));
             assertTrue(e.getMessage().contains(path.toString()), e.getMessage());
         }
     }

@@ -40,7 +40,7 @@ class SSTableReaderConcurrencyTest {
         List<byte[]> keys = new ArrayList<>(m.keySet());
         // 64 frames for a table of several hundred pages: constant eviction under concurrent pins.
         try (BufferCache cache = SSTableFixture.cache(64 * SSTableFixture.PAGE, io);
-             SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+             SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
                 List<Future<?>> futures = new ArrayList<>();
@@ -92,7 +92,7 @@ class SSTableReaderConcurrencyTest {
         }
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
-        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(4 << 20, io); SSTableReader r = SSTableReader.open(fs, path, cache, false, IoPurpose.QUERY)) {
             ValueHolder out = new ValueHolder();
             out.prepare(4096, 0);
             long sink = 0;

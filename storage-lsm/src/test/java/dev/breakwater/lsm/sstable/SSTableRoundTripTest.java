@@ -120,7 +120,7 @@ class SSTableRoundTripTest {
         assertArrayEquals(m.firstKey(), written.firstKey());
         assertArrayEquals(m.lastKey(), written.lastKey());
         try (BufferCache cache = SSTableFixture.cache(2 << 20, io);
-             SSTableReader r = SSTableReader.open(fs, path, cache, options.directIo())) {
+             SSTableReader r = SSTableReader.open(fs, path, cache, options.directIo(), IoPurpose.QUERY)) {
             assertEquals(written, r.metadata());
             assertEquals(100, r.metadata().minLsn());
             assertEquals(200, r.metadata().maxLsn());

@@ -69,7 +69,7 @@ class SSTableWriterTest {
             w.add(k2, k2.length, new byte[0], 0, true);
             w.finish(1, 1);
         }
-        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(mem, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(mem, path, cache, false, IoPurpose.QUERY)) {
             byte[] k = new byte[SSTableFormat.maxKeyLength(PAGE)];
             k[0] = 1;
             ValueHolder out = new ValueHolder();
@@ -121,7 +121,7 @@ class SSTableWriterTest {
         fs.syncDirectory(dir);
         MemFileSystem afterCrash = fs.crashClone();
         assertEquals(meta.fileBytes(), afterCrash.size(path));
-        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(afterCrash, path, cache, false)) {
+        try (BufferCache cache = SSTableFixture.cache(1 << 20, io); SSTableReader r = SSTableReader.open(afterCrash, path, cache, false, IoPurpose.QUERY)) {
             assertEquals(meta, r.metadata());
             ValueHolder out = new ValueHolder();
             for (var e : m.entrySet()) {
