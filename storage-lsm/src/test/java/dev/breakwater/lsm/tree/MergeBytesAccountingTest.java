@@ -76,6 +76,9 @@ class MergeBytesAccountingTest {
 
             SplittableRandom rnd = new SplittableRandom(11);
             int lsn = 0;
+            // Hold every merge before it installs from the start: a merge the first flush triggers
+            // may otherwise install before the first snapshot below is taken.
+            watcher.hold.set(true);
             // One flush: only L0 holds data, and the tree's last level (its initial L1) is empty.
             lsn = write(tree, rnd, lsn, 3_000);
             tree.flush();
@@ -86,7 +89,6 @@ class MergeBytesAccountingTest {
             assertEquals(flushed.levelBytes().get(0), flushed.deepestLevelBytes());
 
             // Flush until a merge has written its outputs and is held before installing them.
-            watcher.hold.set(true);
             while (watcher.held.getCount() > 0) {
                 lsn = write(tree, rnd, lsn, 3_000);
                 tree.flush();
