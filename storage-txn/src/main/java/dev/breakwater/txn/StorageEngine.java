@@ -75,6 +75,8 @@ public final class StorageEngine implements AutoCloseable {
     final Path dir;
     final StorageConfig config;
     final IoStatistics io = new IoStatistics();
+    /** Operations users ran, for the tuner's cost per operation. */
+    final OperationCounter operations = new OperationCounter();
     final BufferCache cache;
     final WriteMemoryPool pool;
     final TreeResources resources;
@@ -92,6 +94,8 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<TransactionImpl, Long> inFlight = new ConcurrentHashMap<>();
     private final Object ddlLock = new Object();
     private final EngineMonitor monitor;
+    /** The memory tuner's cycles (docs/tuner.md). */
+    private final MemoryTunerService tuner;
     /** What recovery replayed at open. */
     final ReplayResult recovery;
     private final int maxRecordBytes;
@@ -106,7 +110,7 @@ public final class StorageEngine implements AutoCloseable {
         int pageSize = Math.toIntExact(config.get(ConfigOptions.PAGE_SIZE));
         fs.createDirectories(dir);
         this.cache = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
-                Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
+                cacheChunkBytes(pageSize), config.get(ConfigOptions.SIMULATED_CACHE), 16,
                 Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
         this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
         this.resources = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
@@ -138,6 +142,7 @@ public final class StorageEngine implements AutoCloseable {
             throw e;
         }
         this.monitor = new EngineMonitor(this);
+        this.tuner = new MemoryTunerService(this);
         pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
     }
 
@@ -157,10 +162,16 @@ public final class StorageEngine implements AutoCloseable {
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
             engine.monitor.start();
+            engine.tuner.start();
             return engine;
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);
         }
+    }
+
+    /** The buffer cache grows and shrinks in chunks of this size (and the tuner moves memory in them). */
+    static long cacheChunkBytes(int pageSize) {
+        return Math.max(pageSize, 1L << 20);
     }
 
     /** The log's end, or 0 before the log is open (during recovery). */
@@ -504,6 +515,18 @@ public final class StorageEngine implements AutoCloseable {
         return EngineStatistics.of(this);
     }
 
+    // ------------------------------------------------------------------ memory tuner hooks
+
+    MemoryTunerService tuner() {
+        return tuner;
+    }
+
+    /** The tuner's recent cycles; empty while the engine is still opening. */
+    java.util.List<dev.breakwater.tuner.TuningCycle> tunerHistory() {
+        MemoryTunerService t = tuner;
+        return t == null ? java.util.List.of() : t.history();
+    }
+
     /**
      * Flushes every tree's memory and closes everything. Idempotent. After a clean close, the next
      * open has nothing to replay.
@@ -514,6 +537,7 @@ public final class StorageEngine implements AutoCloseable {
             return;
         }
         closed = true;
+        tuner.stop();
         monitor.stop();
         IOException first = null;
         boolean allFlushed = failure == null;
