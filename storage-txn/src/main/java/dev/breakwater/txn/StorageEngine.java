@@ -162,7 +162,12 @@ public final class StorageEngine implements AutoCloseable {
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
             engine.monitor.start();
-            engine.tuner.start();
+            try {
+                engine.tuner.start();
+            } catch (RuntimeException e) {
+                engine.close(); // a bad tuner-seed: leave nothing running
+                throw e;
+            }
             return engine;
         } catch (IOException e) {
             throw new StorageIOException("cannot open engine in " + dir, e);

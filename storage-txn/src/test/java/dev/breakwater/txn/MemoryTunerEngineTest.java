@@ -226,4 +226,46 @@ class MemoryTunerEngineTest {
             assertTrue(cycle.writeCost() > 0, cycle.describe());
         }
     }
+
+    @Test
+    void aSeedSetsTheStartingSplitAndABadOneIsRefused() {
+        StorageConfig c = config(8 * MIB, true).set(ConfigOptions.TUNER_SEED, 12 * MIB).set(ConfigOptions.TUNER_PERIOD, 600_000L).build();
+        try (StorageEngine engine = StorageEngine.open(dir.resolve("seeded"), c)) {
+            assertEquals(12 * MIB, engine.statistics().writeMemoryCapacity());
+            assertEquals(TOTAL - 12 * MIB, engine.statistics().bufferCache().capacityBytes());
+        }
+        StorageConfig bad = config(8 * MIB, true).set(ConfigOptions.TUNER_SEED, TOTAL).build();
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> StorageEngine.open(dir.resolve("bad"), bad).close());
+        assertTrue(e.getMessage().contains("tuner-seed"), e.getMessage());
+    }
+
+    /** The operation counter against counts made here: every get, scan and record written once. */
+    @Test
+    void operationsAreCountedOncePerCall() {
+        try (StorageEngine engine = StorageEngine.open(dir, config(8 * MIB, false).set(ConfigOptions.TUNER_PERIOD, 600_000L).build())) {
+            Dataset kv = kv(engine);
+            OperationCounts before = engine.statistics().operations();
+            for (int i = 0; i < 100; i++) {
+                kv.upsert(Tuple.of(i, VALUE));
+            }
+            for (int i = 0; i < 30; i++) {
+                kv.get(Key.of(i));
+            }
+            try (Cursor<Tuple> cur = kv.scan(KeyRange.all())) {
+                while (cur.hasNext()) {
+                    cur.next();
+                }
+            }
+            engine.inTransaction(tx -> {
+                tx.get(kv, Key.of(1));
+                tx.upsert(kv, Tuple.of(1000, VALUE));
+                tx.upsert(kv, Tuple.of(1001, VALUE));
+                tx.scan(kv, KeyRange.all()).close();
+            });
+            OperationCounts d = engine.statistics().operations().minus(before);
+            assertEquals(new OperationCounts(31, 2, 102), d);
+            assertEquals(135, d.total());
+        }
+    }
 }
