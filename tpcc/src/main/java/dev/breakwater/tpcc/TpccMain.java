@@ -48,8 +48,8 @@ public final class TpccMain implements Callable<Integer> {
             + "buffer cache) or off (fixed split: --write-memory). Default: ${DEFAULT-VALUE}.")
     String tuner = "on";
     @Option(names = "--tuner-period", paramLabel = "TIME", description = "Tuner timer between cycles when the log grows "
-            + "slowly (e.g. 30s). Default: the engine's (10 min).")
-    String tunerPeriod;
+            + "slowly. Default: ${DEFAULT-VALUE} (runs here last minutes, not the hours the engine's 10 min timer is for).")
+    String tunerPeriod = "10s";
     @Option(names = "--max-log", paramLabel = "SIZE", description = "Engine max-log-size: log-triggered flushes and tuning "
             + "cycles (e.g. 256m). Default: the engine's.")
     String maxLog;
