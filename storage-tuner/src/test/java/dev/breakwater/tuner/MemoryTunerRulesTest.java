@@ -49,6 +49,26 @@ class MemoryTunerRulesTest {
         assertEquals(a, d.slope(), a * 1e-3);
     }
 
+    /** Samples piled up at one x (after stop decisions) do not determine a slope: the last fitted one is reused. */
+    @Test
+    void samplesAtOneXReuseTheLastFittedSlope() {
+        MemoryTuner t = tuner();
+        long root = 500 * MIB;
+        double a = UNIT / (100 * MIB);
+        for (long x : new long[] {300 * MIB, 400 * MIB, 450 * MIB}) {
+            t.decide(withCostPrime(x, TOTAL, a * (x - root), 1));
+        }
+        double c = a * 20 * MIB; // at 500 MiB the measured cost' says the root is 20 MiB lower
+        assertEquals(StepReason.NEWTON, t.decide(withCostPrime(root, TOTAL, c, 1)).reason());
+        TuningDecision fitted = t.decide(withCostPrime(root, TOTAL, c, 1)); // window: 450, 500, 500
+        assertEquals(StepReason.NEWTON, fitted.reason());
+        TuningDecision d = t.decide(withCostPrime(root, TOTAL, c, 1)); // window: 500, 500, 500
+        assertEquals(StepReason.NEWTON_LAST_SLOPE, d.reason());
+        assertEquals(fitted.slope(), d.slope());
+        assertEquals(root - c / d.slope(), d.writeMemoryAfter(), MIB);
+        assertTrue(d.writeMemoryAfter() < root);
+    }
+
     @Test
     void flatFitFallsBackToTheFixedStep() {
         MemoryTuner t = tuner();
