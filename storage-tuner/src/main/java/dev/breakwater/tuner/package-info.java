@@ -1,7 +1,10 @@
 /**
- * The memory tuner (to come; DESIGN.md section 3): a feedback loop that, every tuning cycle, estimates
- * the derivative of I/O cost per operation with respect to write memory from the statistics of
- * {@code dev.breakwater.common.stats} and {@code dev.breakwater.buffercache}, and moves memory between
- * the global write-memory pool and the buffer cache (paper 000, section 5).
+ * The memory tuner (DESIGN.md section 3, paper 000 section 5, docs/tuner.md): each tuning cycle turns
+ * the difference of two statistics snapshots ({@link dev.breakwater.tuner.TuningSample}) into the
+ * derivative of weighted I/O cost per operation with respect to write memory
+ * ({@link dev.breakwater.tuner.CostModel}, eq. 4–6) and a new split between write memory and buffer
+ * cache ({@link dev.breakwater.tuner.MemoryTuner}: Newton–Raphson with fallbacks, limits and stop
+ * rules). Pure: no engine dependency; the engine adapts its statistics and applies the decisions
+ * (storage-txn's {@code MemoryTunerService}).
  */
 package dev.breakwater.tuner;

@@ -50,6 +50,7 @@ final class DatasetImpl implements Dataset {
     public Tuple get(Key primaryKey) {
         engine.checkOpen();
         DatasetState ds = engine.state(this);
+        engine.operations.pointRead();
         return engine.readCommitted(ds, ds.primaryKeys.encodeFull(primaryKey));
     }
 
@@ -74,6 +75,7 @@ final class DatasetImpl implements Dataset {
             public Cursor<Tuple> scan(KeyRange range) {
                 engine.checkOpen();
                 DatasetState s = engine.state(DatasetImpl.this);
+                engine.operations.scan();
                 if (DatasetSpec.PRIMARY.equals(indexName)) {
                     return new OverlayCursor.Primary(engine, s, s.primaryKeys.from(range), s.primaryKeys.to(range),
                             new java.util.TreeMap<>(java.util.Arrays::compareUnsigned));

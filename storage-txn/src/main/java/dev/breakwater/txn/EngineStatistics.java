@@ -4,11 +4,13 @@ import dev.breakwater.buffercache.BufferCacheSnapshot;
 import dev.breakwater.common.stats.IoStatisticsSnapshot;
 import dev.breakwater.lsm.manager.WriteMemorySnapshot;
 import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
+import dev.breakwater.tuner.TuningCycle;
 import dev.breakwater.txn.lock.LockStats;
 import dev.breakwater.txn.log.LogStatistics;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,11 +29,13 @@ import java.util.Map;
  * @param gcMillis           total GC time of the JVM so far
  * @param writeMemory        the write-memory manager's view: each tree's share of memory and of
  *                           writes, and pool utilization over time
+ * @param operations         point reads, scans and record writes since open ({@code op} for the tuner)
+ * @param tuner              the memory tuner's recent cycles, oldest first (docs/tuner.md)
  */
 public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot bufferCache, long writeMemoryUsed,
                                long writeMemoryCapacity, LogStatistics log, long logSizeBytes, LockStats locks,
                                long transactionRetries, Map<String, TreeStatisticsSnapshot> trees, long gcMillis,
-                               WriteMemorySnapshot writeMemory) {
+                               WriteMemorySnapshot writeMemory, OperationCounts operations, List<TuningCycle> tuner) {
 
     static EngineStatistics of(StorageEngine e) {
         Map<String, TreeStatisticsSnapshot> trees = new LinkedHashMap<>();
@@ -43,6 +47,7 @@ public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot buff
             gc += Math.max(0, b.getCollectionTime());
         }
         return new EngineStatistics(e.io.snapshot(), e.cache.snapshot(), e.pool.usedBytes(), e.pool.capacityBytes(),
-                e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc, e.writeMemory.snapshot());
+                e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc, e.writeMemory.snapshot(),
+                e.operations.snapshot(), e.tunerHistory());
     }
 }

@@ -76,6 +76,8 @@ public final class StorageEngine implements AutoCloseable {
     final Path dir;
     final StorageConfig config;
     final IoStatistics io = new IoStatistics();
+    /** Operations users ran, for the tuner's cost per operation. */
+    final OperationCounter operations = new OperationCounter();
     final BufferCache cache;
     final WriteMemoryPool pool;
     final TreeResources resources;
@@ -95,6 +97,8 @@ public final class StorageEngine implements AutoCloseable {
     private final Map<TransactionImpl, Long> inFlight = new ConcurrentHashMap<>();
     private final Object ddlLock = new Object();
     private final EngineMonitor monitor;
+    /** The memory tuner's cycles (docs/tuner.md). */
+    private final MemoryTunerService tuner;
     /** What recovery replayed at open. */
     final ReplayResult recovery;
     private final int maxRecordBytes;
@@ -117,7 +121,7 @@ public final class StorageEngine implements AutoCloseable {
         LogManager l = null;
         try {
             this.cache = c = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
-                    Math.max(pageSize, 1L << 20), config.get(ConfigOptions.SIMULATED_CACHE), 16,
+                    cacheChunkBytes(pageSize), config.get(ConfigOptions.SIMULATED_CACHE), 16,
                     Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
             this.pool = p = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
             this.resources = r = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),
@@ -135,6 +139,7 @@ public final class StorageEngine implements AutoCloseable {
             this.recovery = Recovery.replay(this);
             this.log = l = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
             this.monitor = new EngineMonitor(this);
+            this.tuner = new MemoryTunerService(this);
             pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
         } catch (IOException | RuntimeException | Error e) {
             releaseAfterFailedOpen(e, l, r, c, p);
@@ -212,6 +217,12 @@ public final class StorageEngine implements AutoCloseable {
                 }
                 throw e;
             }
+            try {
+                engine.tuner.start();
+            } catch (RuntimeException e) {
+                engine.close(); // a bad tuner-seed: leave nothing running
+                throw e;
+            }
             engine.startExtensions();
             return engine;
         } catch (CorruptManifestException e) {
@@ -249,6 +260,11 @@ public final class StorageEngine implements AutoCloseable {
     /** The data directory this engine was opened on. */
     public Path directory() {
         return dir;
+    }
+
+    /** The buffer cache grows and shrinks in chunks of this size (and the tuner moves memory in them). */
+    static long cacheChunkBytes(int pageSize) {
+        return Math.max(pageSize, 1L << 20);
     }
 
     /** The log's end, or 0 before the log is open (during recovery). */
@@ -594,6 +610,18 @@ public final class StorageEngine implements AutoCloseable {
         return EngineStatistics.of(this);
     }
 
+    // ------------------------------------------------------------------ memory tuner hooks
+
+    MemoryTunerService tuner() {
+        return tuner;
+    }
+
+    /** The tuner's recent cycles; empty while the engine is still opening. */
+    java.util.List<dev.breakwater.tuner.TuningCycle> tunerHistory() {
+        MemoryTunerService t = tuner;
+        return t == null ? java.util.List.of() : t.history();
+    }
+
     /**
      * Flushes every tree's memory and closes everything. Idempotent. After a clean close, the next
      * open has nothing to replay.
@@ -605,6 +633,7 @@ public final class StorageEngine implements AutoCloseable {
         }
         closed = true;
         extensions.close();
+        tuner.stop();
         monitor.stop();
         IOException first = null;
         boolean allFlushed = failure == null;

@@ -90,6 +90,7 @@ final class TransactionImpl implements Transaction {
     public Tuple get(Dataset dataset, Key primaryKey) {
         checkActive();
         DatasetState ds = engine.state(dataset);
+        engine.operations.pointRead();
         return get(ds, ds.primaryKeys.encodeFull(primaryKey));
     }
 
@@ -111,6 +112,7 @@ final class TransactionImpl implements Transaction {
     public Cursor<Tuple> scan(Dataset dataset, String index, KeyRange range) {
         checkActive();
         DatasetState ds = engine.state(dataset);
+        engine.operations.scan();
         if (DatasetSpec.PRIMARY.equals(index)) {
             lockRange(ds.primaryTreeId, ds.primaryKeys, range);
             byte[] from = ds.primaryKeys.from(range);
@@ -229,7 +231,12 @@ final class TransactionImpl implements Transaction {
     public void commit() {
         checkActive();
         try {
+            int records = 0;
+            for (var perDataset : writes.all().values()) {
+                records += perDataset.size();
+            }
             engine.commit(this);
+            engine.operations.recordWrites(records);
             state = State.COMMITTED;
         } catch (RuntimeException e) {
             state = State.ABORTED;

@@ -1,5 +1,6 @@
 package dev.breakwater.tpcc;
 
+import dev.breakwater.common.config.ConfigOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.breakwater.common.stats.IoPurpose;
@@ -42,6 +43,10 @@ final class Reports {
             byPurpose.put(p.name().toLowerCase(Locale.ROOT), Map.of("bytesRead", io.bytesRead(p), "bytesWritten", io.bytesWritten(p)));
         }
         boolean consistent = checks.stream().allMatch(CheckResult::ok);
+        double readPages = (double) io.pagesRead(IoPurpose.QUERY) + io.pagesRead(IoPurpose.MERGE);
+        double writtenPages = (double) io.pagesWritten(IoPurpose.FLUSH) + io.pagesWritten(IoPurpose.MERGE);
+        double omega = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_WRITE_WEIGHT.name(), 1.0)).doubleValue();
+        double gamma = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_READ_WEIGHT.name(), 1.0)).doubleValue();
         return new RunResult(command, engineConfig, o.warehouses(), o.terminals(), o.warmup().toNanos() / 1e9, seconds,
                 o.mix().label(), o.mixAfter() == null ? null : o.mixAfter().label(),
                 o.mixSwitchAt() == null ? null : o.mixSwitchAt().toNanos() / 1e9, o.thinkTimes(),
@@ -49,7 +54,8 @@ final class Reports {
                 m.measuredRollbacks(), m.measuredRetries(), m.measuredFailures(),
                 after.locks().deadlocks() - before.locks().deadlocks(), after.locks().waits() - before.locks().waits(),
                 io.totalBytesRead() / 1024.0 / committed, io.totalBytesWritten() / 1024.0 / committed, byPurpose,
-                r.samples(), checks, consistent);
+                readPages / committed, writtenPages / committed, omega, gamma, (omega * writtenPages + gamma * readPages) / committed,
+                r.samples(), after.tuner(), checks, consistent);
     }
 
     static void printChecks(PrintStream out, List<CheckResult> checks) {
@@ -69,6 +75,10 @@ final class Reports {
         out.printf(Locale.ROOT, "  tpmC %,.0f   tx/s %,.1f   rollbacks %,d   retries %,d   failures %,d   deadlocks %,d%n",
                 r.tpmC(), r.txPerSecond(), r.rollbacks(), r.retries(), r.failures(), r.deadlocks());
         out.printf(Locale.ROOT, "  KB read/tx %.2f   KB written/tx %.2f%n", r.kbReadPerTx(), r.kbWrittenPerTx());
+        out.printf(Locale.ROOT, "  I/O cost/tx %.2f pages (%.0f x %.2f written + %.0f x %.2f read)   tuner cycles %d%s%n",
+                r.ioCostPerTx(), r.writeWeight(), r.pagesWrittenPerTx(), r.readWeight(), r.pagesReadPerTx(), r.tuner().size(),
+                r.tuner().isEmpty() ? "" : String.format(Locale.ROOT, ", write memory now %.0f MiB",
+                        r.tuner().get(r.tuner().size() - 1).writeMemoryAfter() / 1048576.0));
         out.printf(Locale.ROOT, "  %-12s %9s %8s %7s %7s %9s %9s %9s %9s %9s%n", "type", "committed", "tx/s", "rollbk", "retries",
                 "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms");
         for (TypeResult t : r.transactions()) {

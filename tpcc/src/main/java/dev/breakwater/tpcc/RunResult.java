@@ -1,5 +1,6 @@
 package dev.breakwater.tpcc;
 
+import dev.breakwater.tuner.TuningCycle;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +16,14 @@ import java.util.Map;
  * @param deadlocks        deadlocks the engine detected during the window
  * @param lockWaits        lock requests that had to wait during the window
  * @param ioBytesByPurpose bytes read and written in the window, by I/O purpose
+ * @param pagesReadPerTx   pages read from disk by queries and merges per committed transaction ({@code read})
+ * @param pagesWrittenPerTx pages written by flushes and merges per committed transaction ({@code write})
+ * @param writeWeight      ω of the engine configuration ({@code tuner-write-weight})
+ * @param readWeight       γ of the engine configuration ({@code tuner-read-weight})
+ * @param ioCostPerTx      ω·write + γ·read: the weighted I/O cost per transaction the tuner minimizes
  * @param samples          once-a-second time series of the whole run (warm-up included)
+ * @param tuner            the memory tuner's cycles of the run (docs/tuner.md); with {@code --tuner off}
+ *                         cycles are still recorded, with their cost, but take no step
  * @param consistency      the consistency conditions after the run
  */
 public record RunResult(List<String> command, Map<String, Object> engineConfig, int warehouses, int terminals,
@@ -23,5 +31,7 @@ public record RunResult(List<String> command, Map<String, Object> engineConfig, 
                         boolean thinkTimes, double tpmC, double txPerSecond, List<TypeResult> transactions,
                         long rollbacks, long retries, long failures, long deadlocks, long lockWaits,
                         double kbReadPerTx, double kbWrittenPerTx, Map<String, Map<String, Long>> ioBytesByPurpose,
-                        List<Sample> samples, List<CheckResult> consistency, boolean consistent) {
+                        double pagesReadPerTx, double pagesWrittenPerTx, double writeWeight, double readWeight,
+                        double ioCostPerTx, List<Sample> samples, List<TuningCycle> tuner, List<CheckResult> consistency,
+                        boolean consistent) {
 }

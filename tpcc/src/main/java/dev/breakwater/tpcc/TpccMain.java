@@ -1,5 +1,6 @@
 package dev.breakwater.tpcc;
 
+import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.Durability;
 import dev.breakwater.common.config.Sizes;
 import dev.breakwater.common.config.StorageConfig;
@@ -43,6 +44,18 @@ public final class TpccMain implements Callable<Integer> {
     String memory;
     @Option(names = "--write-memory", paramLabel = "SIZE", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
     String writeMemory;
+    @Option(names = "--tuner", paramLabel = "on|off", description = "Memory tuner on (moves memory between write memory and "
+            + "buffer cache) or off (fixed split: --write-memory). Default: ${DEFAULT-VALUE}.")
+    String tuner = "on";
+    @Option(names = "--tuner-period", paramLabel = "TIME", description = "Tuner timer between cycles when the log grows "
+            + "slowly. Default: ${DEFAULT-VALUE} (runs here last minutes, not the hours the engine's 10 min timer is for).")
+    String tunerPeriod = "10s";
+    @Option(names = "--max-log", paramLabel = "SIZE", description = "Engine max-log-size: log-triggered flushes and tuning "
+            + "cycles (e.g. 256m). Default: the engine's.")
+    String maxLog;
+    @Option(names = "--io-weights", paramLabel = "W,R", description = "Tuner weights ω,γ of pages written and read "
+            + "(2,1 for SSDs whose writes cost twice their reads). Default: the engine's (1,1).")
+    String ioWeights;
     @Option(names = "--durability", paramLabel = "sync|async", description = "sync or async. Default: the embedded default (sync).")
     String durability;
     @Option(names = "--mix", paramLabel = "MIX", description = "standard (45/43/4/4/4) or read-mostly. Default: ${DEFAULT-VALUE}.")
@@ -101,6 +114,7 @@ public final class TpccMain implements Callable<Integer> {
         StorageConfig config = EngineConfigs.of(memory == null ? null : Sizes.parse(memory),
                 writeMemory == null ? null : Sizes.parse(writeMemory),
                 durability == null ? null : Durability.valueOf(durability.trim().toUpperCase(java.util.Locale.ROOT)));
+        config = tunerOptions(config);
         long runSeed = seed != null ? seed : System.nanoTime();
         if (fresh) {
             deleteRecursively(data);
@@ -130,7 +144,8 @@ public final class TpccMain implements Callable<Integer> {
             Reports.writeJson(out, result);
             Path png = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.json$", "") + ".png");
             try {
-                Plots.write(png, result.samples(), "TPC-C W=" + warehouses + " T=" + options.terminals());
+                Plots.write(png, result.samples(), "TPC-C W=" + warehouses + " T=" + options.terminals() + ", tuner "
+                        + (config.get(ConfigOptions.TUNER) ? "on" : "off"));
             } catch (IOException | RuntimeException e) {
                 LOG.warn("could not write the plot {}: {}", png, e.toString());
             }
@@ -139,6 +154,35 @@ public final class TpccMain implements Callable<Integer> {
             stdout.println("Result: " + out + " and " + png);
             return result.consistent() ? 0 : 1;
         }
+    }
+
+    /** Applies {@code --tuner}, {@code --tuner-period}, {@code --max-log} and {@code --io-weights}. */
+    private StorageConfig tunerOptions(StorageConfig config) {
+        StorageConfig.Builder b = config.toBuilder();
+        String t = tuner.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!t.equals("on") && !t.equals("off")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--tuner takes on or off, not '" + tuner + "'");
+        }
+        b.set(ConfigOptions.TUNER, t.equals("on"));
+        if (tunerPeriod != null) {
+            b.set(ConfigOptions.TUNER_PERIOD, Durations.parse(tunerPeriod).toMillis());
+        }
+        if (maxLog != null) {
+            long bytes = Sizes.parse(maxLog);
+            b.set(ConfigOptions.MAX_LOG_SIZE, bytes);
+            if (config.get(ConfigOptions.LOG_SEGMENT_SIZE) > bytes) {
+                b.set(ConfigOptions.LOG_SEGMENT_SIZE, Math.max(1L << 20, bytes / 4));
+            }
+        }
+        if (ioWeights != null) {
+            String[] w = ioWeights.split(",");
+            if (w.length != 2) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--io-weights takes W,R (e.g. 2,1), not '" + ioWeights + "'");
+            }
+            b.set(ConfigOptions.TUNER_WRITE_WEIGHT, Double.parseDouble(w[0].trim()));
+            b.set(ConfigOptions.TUNER_READ_WEIGHT, Double.parseDouble(w[1].trim()));
+        }
+        return b.build();
     }
 
     /**

@@ -97,9 +97,14 @@ class TpccTest {
         Path data = copyOf(loaded, dir.resolve("data"));
         Path out = dir.resolve("result.json");
         int code = TpccMain.execute(args("--warehouses", "1", "--terminals", "4", "--duration", "15s", "--warmup", "2s",
-                "--data", data.toString(), "--no-load", "--out", out.toString(), "--seed", "11"));
+                "--data", data.toString(), "--no-load", "--out", out.toString(), "--seed", "11", "--tuner-period", "2s",
+                "--io-weights", "2,1"));
         assertEquals(0, code, "exit code (non-zero means a consistency condition failed)");
         JsonNode r = new ObjectMapper().readTree(out.toFile());
+        // the tuner is on by default; its cycles (timer of 2 s over a 17 s run) are in the result
+        assertTrue(r.get("tuner").size() >= 3, "tuner cycles in the result: " + r.get("tuner"));
+        assertEquals(2.0, r.get("writeWeight").asDouble());
+        assertTrue(r.get("ioCostPerTx").asDouble() >= r.get("pagesWrittenPerTx").asDouble() * 2);
         assertTrue(r.get("consistent").asBoolean());
         for (JsonNode c : r.get("consistency")) {
             assertTrue(!c.get("applicable").asBoolean() || c.get("passed").asBoolean(), c.toString());

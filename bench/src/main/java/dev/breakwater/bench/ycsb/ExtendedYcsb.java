@@ -116,6 +116,11 @@ public final class ExtendedYcsb implements Callable<Integer> {
     String memoryComponentSize;
     @Option(names = "--max-log-size", description = "Engine max log size (default: engine default).")
     String maxLogSize;
+    @Option(names = "--tuner", defaultValue = "off", description = "Memory tuner on or off. Off (the driver's default, "
+            + "unlike the engine's) measures at the fixed split --write-memory; on lets the tuner move it (tune its cycles "
+            + "with --engine-option tuner-period=MS etc.; the phase's cycles are in the JSON under engine.tuner). "
+            + "Default: ${DEFAULT-VALUE}.")
+    String tuner;
     @Option(names = "--engine-option", description = "Any engine option as name=value (repeatable), e.g. target-sstable-size=2MB.")
     List<String> engineOptions = new ArrayList<>();
     @Option(names = "--write-memory-scheme", description = "PARTITIONED, DYNAMIC or STATIC (default: engine default).")
@@ -246,7 +251,12 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 .set(ConfigOptions.WRITE_MEMORY, writeMemoryBytes)
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, component)
                 .set(ConfigOptions.DURABILITY, durability)
-                .set(ConfigOptions.DIRECT_IO, directIo);
+                .set(ConfigOptions.DIRECT_IO, directIo)
+                .set(ConfigOptions.TUNER, switch (tuner.trim().toLowerCase(java.util.Locale.ROOT)) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--tuner takes on or off, not '" + tuner + "'");
+                });
         if (maxLogSize != null) {
             b.set(ConfigOptions.MAX_LOG_SIZE, Sizes.parse(maxLogSize));
         }
@@ -688,6 +698,8 @@ public final class ExtendedYcsb implements Callable<Integer> {
             m.put("bufferCache", engine.bufferCache().toString());
             m.put("writeMemoryUsed", engine.writeMemoryUsed());
             m.put("writeMemoryCapacity", engine.writeMemoryCapacity());
+            var earlier = new java.util.HashSet<>(before.engine.tuner());
+            m.put("tuner", engine.tuner().stream().filter(c -> !earlier.contains(c)).toList());
             ProcIo p = procIo.minus(before.procIo);
             m.put("procSelfIo", Map.of("readBytes", p.readBytes(), "writeBytes", p.writeBytes()));
             m.put("gcCount", gcCount - before.gcCount);

@@ -132,6 +132,49 @@ public final class ConfigOptions {
             null, null, null, null,
             "Register JMX MBeans under dev.breakwater while the engine is open (needs the storage-ops module on the class path).");
 
+    // ---- memory tuner (DESIGN.md §3, docs/tuner.md) ----------------------------------------
+    public static final Option<Boolean> TUNER = define("tuner", ValueType.BOOLEAN, true, "",
+            null, null, null, null,
+            "Run the memory tuner, which moves memory between write memory and the buffer cache; off keeps the configured split.");
+    public static final Option<Double> TUNER_WRITE_WEIGHT = define("tuner-write-weight", ValueType.DOUBLE, 1.0, "",
+            0.0, 1000.0, null, null,
+            "Weight ω of pages written in the cost the tuner minimizes (2 on SSDs whose writes cost twice their reads).");
+    public static final Option<Double> TUNER_READ_WEIGHT = define("tuner-read-weight", ValueType.DOUBLE, 1.0, "",
+            0.0, 1000.0, null, null,
+            "Weight γ of pages read in the cost the tuner minimizes.");
+    public static final Option<Integer> TUNER_SAMPLES = define("tuner-samples", ValueType.INT, 3, "cycles",
+            2, 100, null, null,
+            "K: recent cycles the tuner fits its Newton-Raphson line through.");
+    public static final Option<Double> TUNER_FALLBACK_STEP = define("tuner-fallback-step", ValueType.DOUBLE, 0.05, "fraction",
+            0.001, 0.5, null, null,
+            "Fixed step, as a fraction of total memory, when the Newton-Raphson step cannot be used.");
+    public static final Option<Double> TUNER_MAX_DECREASE = define("tuner-max-decrease", ValueType.DOUBLE, 0.10, "fraction",
+            0.01, 0.9, null, null,
+            "Largest fraction of the shrinking region (write memory or buffer cache) one tuning step may take.");
+    public static final Option<Double> TUNER_MIN_STEP = define("tuner-min-step", ValueType.DOUBLE, 1.0 / 128, "fraction",
+            0.0, 0.5, null, null,
+            "Steps smaller than this fraction of total memory (and than one buffer-cache chunk) are not taken; "
+                    + "1/128 is the paper's 32 MB at 4 GiB.");
+    public static final Option<Double> TUNER_MIN_GAIN = define("tuner-min-gain", ValueType.DOUBLE, 0.001, "fraction",
+            0.0, 1.0, null, null,
+            "Steps whose expected cost reduction is under this fraction of the current I/O cost are not taken.");
+    public static final Option<Long> TUNER_PERIOD = define("tuner-period", ValueType.MILLIS, 600_000L, "ms",
+            100L, 86_400_000L, null, null,
+            "A tuning cycle runs when the log has grown by max-log-size since the last one, or after this long.");
+    public static final Option<Long> TUNER_WRITE_MEMORY_FLOOR = define("tuner-write-memory-floor", ValueType.BYTES, 4 * MIB, "bytes",
+            MIB, null, null, null,
+            "The tuner never shrinks write memory below this, nor below two active memory components plus the flush threshold's headroom.");
+    public static final Option<Integer> TUNER_CACHE_FLOOR_PAGES = define("tuner-cache-floor-pages", ValueType.INT, 256, "pages",
+            16, Integer.MAX_VALUE, null, null,
+            "The tuner never shrinks the buffer cache below this many pages.");
+    public static final Option<Long> TUNER_SEED = define("tuner-seed", ValueType.BYTES, 0L, "bytes",
+            0L, null, null, null,
+            "Write memory the tuner starts from, set once the engine is open (0: start from write-memory); "
+                    + "unlike write-memory it does not size memory components. A design advisor seeds it.");
+    public static final Option<Integer> TUNER_HISTORY = define("tuner-history", ValueType.INT, 1000, "cycles",
+            1, 1_000_000, null, null,
+            "Tuning cycles kept in the history reported by the engine's statistics.");
+
     /** Every option, in declaration order. */
     public static final List<Option<?>> ALL = List.copyOf(BY_NAME.values());
 

@@ -45,7 +45,8 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(31, ConfigOptions.ALL.size());
+        assertEquals(44, ConfigOptions.ALL.size());
+        assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
     @Test
@@ -160,12 +161,25 @@ class StorageConfigTest {
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)
                 .set(ConfigOptions.MAX_LOG_SIZE, 512 * MIB)
                 .set(ConfigOptions.LOG_RECOVERY, LogRecoveryMode.SALVAGE)
-
                 .set(ConfigOptions.HTTP_ENABLED, true)
                 .set(ConfigOptions.HTTP_PORT, 9099)
                 .set(ConfigOptions.HTTP_BIND, "0.0.0.0")
                 .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
                 .set(ConfigOptions.JMX_ENABLED, false)
+
+                .set(ConfigOptions.TUNER, false)
+                .set(ConfigOptions.TUNER_WRITE_WEIGHT, 2.0)
+                .set(ConfigOptions.TUNER_READ_WEIGHT, 0.5)
+                .set(ConfigOptions.TUNER_SAMPLES, 5)
+                .set(ConfigOptions.TUNER_FALLBACK_STEP, 0.02)
+                .set(ConfigOptions.TUNER_MAX_DECREASE, 0.2)
+                .set(ConfigOptions.TUNER_MIN_STEP, 0.01)
+                .set(ConfigOptions.TUNER_MIN_GAIN, 0.002)
+                .set(ConfigOptions.TUNER_PERIOD, 30_000L)
+                .set(ConfigOptions.TUNER_WRITE_MEMORY_FLOOR, 8 * MIB)
+                .set(ConfigOptions.TUNER_CACHE_FLOOR_PAGES, 512)
+                .set(ConfigOptions.TUNER_SEED, 200 * MIB)
+                .set(ConfigOptions.TUNER_HISTORY, 50)
                 .build();
     }
 

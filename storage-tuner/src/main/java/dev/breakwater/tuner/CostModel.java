@@ -1,0 +1,86 @@
+package dev.breakwater.tuner;
+
+/**
+ * The cost-derivative model of paper 000 §5.2–5.3: from one cycle's {@link TuningSample}, how the
+ * weighted I/O cost per operation changes with one more byte of write memory {@code x}.
+ *
+ * <h2>Equations as implemented</h2>
+ * Per tree {@code i}, with {@code merge_i} the pages its merges wrote per operation,
+ * <pre>
+ *   write'_i(x) = − merge_i / (x · ln(|L_N_i| / (a_i·x))) · flush_mem_i / (flush_mem_i + flush_log_i)   (eq. 4, 5)
+ *   write'(x)   = Σ_i write'_i(x)
+ *   read'(x)    = (saved_q + saved_m) / sim + write'(x) · read_m / merge                              (eq. 6)
+ *   cost'(x)    = ω · write'(x) + γ · read'(x)
+ * </pre>
+ * where {@code saved_q}, {@code saved_m}, {@code read_m} and {@code merge} are pages per operation,
+ * {@code sim} and {@code x} are bytes, so every derivative is in pages per operation per byte.
+ *
+ * <h2>Guards (cases the paper glosses over)</h2>
+ * <ol>
+ *   <li><b>No merges</b> ({@code merge_i = 0}): the term is 0. Eq. 4 is proportional to the merge
+ *       writes it saves; with none observed there is nothing to save and no evidence.</li>
+ *   <li><b>No write memory</b> ({@code a_i = 0}): the term is 0; the tree holds none of {@code x},
+ *       so more {@code x} does not reach it.</li>
+ *   <li><b>Fits in memory</b> ({@code |L_N_i| ≤ a_i·x}, including an empty tree): the term is 0.
+ *       The tree has no disk level that more memory could remove; the logarithm would be zero or
+ *       negative and the term infinite or of the wrong sign.</li>
+ *   <li><b>Fewer than one level</b> ({@code 1 < |L_N_i|/(a_i·x) < T}): the ratio is raised to the
+ *       size ratio {@code T}. A tree that merges has at least one disk level, and
+ *       {@code ln(|L_N|/(a·x)) / ln T} is its level count, so it is at least {@code ln T}; without the
+ *       clamp a ratio near 1 would make the term tend to −∞.</li>
+ *   <li><b>No flushes</b> in the cycle ({@code flush_mem_i + flush_log_i = 0}): the scale factor is 1.
+ *       Merges without flushes in the same cycle consume earlier flushes, whose cause is not in the
+ *       sample; assuming memory-triggered flushes is the paper's unscaled eq. 4.</li>
+ *   <li><b>No merge writes at all</b> ({@code merge = 0}): the merge-read term of eq. 6 is 0
+ *       (it is {@code write'(x) · read_m / merge} and {@code write'(x)} is 0 then too).</li>
+ * </ol>
+ * Empty cycles ({@code op = 0}) and a disabled simulated cache ({@code sim = 0}) are not guarded
+ * here but refused by the controller ({@link MemoryTuner}), which takes no step on them.
+ *
+ * <p>Thread safety: stateless; static methods only.
+ */
+public final class CostModel {
+
+    private CostModel() {
+    }
+
+    /**
+     * The derivative for {@code sample}. Requires: {@code sample.ops() > 0}.
+     *
+     * @param sizeRatio the trees' size ratio T (guard 4)
+     */
+    public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio) {
+        if (sample.ops() <= 0) {
+            throw new IllegalArgumentException("a cycle without operations has no cost per operation");
+        }
+        double ops = sample.ops();
+        double x = sample.writeMemoryBytes();
+        double page = sample.pageSize();
+        double lnT = Math.log(Math.max(2, sizeRatio));
+        double writePrime = 0;
+        int guarded = 0;
+        for (TreeSample t : sample.trees()) {
+            double treeMemory = t.memoryShare() * x;
+            if (t.mergeBytes() == 0 || treeMemory <= 0 || t.lastLevelBytes() <= treeMemory) {
+                guarded += t.mergeBytes() == 0 ? 0 : 1; // a tree without merges is not a guard, just idle
+                continue;
+            }
+            double lnRatio = Math.log(t.lastLevelBytes() / treeMemory);
+            if (lnRatio < lnT) {
+                lnRatio = lnT;
+                guarded++;
+            }
+            long flushed = t.flushMemBytes() + t.flushLogBytes();
+            double scale = flushed == 0 ? 1.0 : (double) t.flushMemBytes() / flushed;
+            double mergePerOp = t.mergeBytes() / page / ops;
+            writePrime -= mergePerOp / (x * lnRatio) * scale;
+        }
+        double simulatedPrime = sample.simulatedBytes() == 0 ? 0
+                : (sample.savedQueryPages() + sample.savedMergePages()) / ops / sample.simulatedBytes();
+        double mergeReadPrime = sample.mergeWritePages() == 0 ? 0
+                : writePrime * sample.mergeReadPages() / (double) sample.mergeWritePages();
+        double writeCost = (sample.flushWritePages() + sample.mergeWritePages()) / ops;
+        double readCost = (sample.queryReadPages() + sample.mergeReadPages()) / ops;
+        return new CostDerivative(writePrime, simulatedPrime, mergeReadPrime, writeCost, readCost, omega, gamma, guarded);
+    }
+}

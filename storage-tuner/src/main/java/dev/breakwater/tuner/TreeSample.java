@@ -1,0 +1,28 @@
+package dev.breakwater.tuner;
+
+/**
+ * One LSM-tree's part of a tuning cycle (paper 000, Tables 1 and 2): what it wrote and flushed during
+ * the cycle and how large it is at the cycle's end. Counts are differences over the cycle; sizes are
+ * current values.
+ *
+ * @param name            the tree, for reports
+ * @param mergeBytes      bytes written by this tree's merges during the cycle ({@code merge_i})
+ * @param flushMemBytes   bytes flushed because write memory ran short ({@code flush_mem_i})
+ * @param flushLogBytes   bytes flushed so the log could be truncated ({@code flush_log_i})
+ * @param lastLevelBytes  size of the tree's deepest non-empty level ({@code |L_N_i|}); 0 if it has none
+ * @param memoryShare     the tree's share of write memory, {@code a_i} in [0, 1]
+ */
+public record TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
+                         double memoryShare) {
+
+    public TreeSample {
+        if (mergeBytes < 0 || flushMemBytes < 0 || flushLogBytes < 0 || lastLevelBytes < 0) {
+            throw new IllegalArgumentException("tree " + name + ": negative count in a tuning sample (merge " + mergeBytes
+                    + ", flush_mem " + flushMemBytes + ", flush_log " + flushLogBytes + ", |L_N| " + lastLevelBytes
+                    + "); a cycle is the difference of a later snapshot minus an earlier one");
+        }
+        if (!(memoryShare >= 0 && memoryShare <= 1)) {
+            throw new IllegalArgumentException("tree " + name + ": memory share a_i must be in [0, 1], got " + memoryShare);
+        }
+    }
+}

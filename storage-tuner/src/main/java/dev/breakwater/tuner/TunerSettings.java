@@ -1,0 +1,59 @@
+package dev.breakwater.tuner;
+
+/**
+ * The controller's knobs (paper 000 §5.4), with the engine-derived bounds.
+ *
+ * @param omega                write weight ω (2 on SSDs whose writes cost twice their reads)
+ * @param gamma                read weight γ
+ * @param samples              K: samples the Newton–Raphson line is fitted through (paper: 3)
+ * @param fallbackStepFraction fixed step when Newton–Raphson cannot be used, as a fraction of total memory (paper: 5%)
+ * @param maxDecreaseFraction  largest fraction of the shrinking region one step may take (paper: 10%)
+ * @param minStepBytes         steps smaller than this are not taken (paper: 32 MB)
+ * @param minGainFraction      steps whose expected gain is under this fraction of the current cost are not taken (paper: 0.1%)
+ * @param writeMemoryFloorBytes write memory never goes below this
+ * @param cacheFloorBytes      the buffer cache never goes below this
+ * @param granularityBytes     every split is a multiple of this (the buffer cache resizes in whole chunks)
+ * @param sizeRatio            the trees' size ratio T (a guard of {@link CostModel})
+ */
+public record TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction,
+                            double maxDecreaseFraction, long minStepBytes, double minGainFraction,
+                            long writeMemoryFloorBytes, long cacheFloorBytes, long granularityBytes, int sizeRatio) {
+
+    public TunerSettings {
+        require(omega >= 0 && gamma >= 0 && omega + gamma > 0, "weights ω and γ must be >= 0 and not both 0");
+        require(samples >= 2, "K (samples for the line fit) must be at least 2, got " + samples);
+        require(fallbackStepFraction > 0 && fallbackStepFraction < 1, "fallback step must be in (0, 1), got " + fallbackStepFraction);
+        require(maxDecreaseFraction > 0 && maxDecreaseFraction < 1, "max decrease must be in (0, 1), got " + maxDecreaseFraction);
+        require(minStepBytes >= 0 && minGainFraction >= 0, "minimum step and gain must be >= 0");
+        require(granularityBytes > 0, "granularity must be positive, got " + granularityBytes);
+        require(writeMemoryFloorBytes > 0 && cacheFloorBytes > 0, "memory floors must be positive");
+        require(sizeRatio >= 2, "size ratio must be at least 2, got " + sizeRatio);
+    }
+
+    /** The paper's defaults (ω = γ = 1, K = 3, 5%, 10%, 0.1%) for {@code totalBytes} of memory. */
+    public static TunerSettings paperDefaults(long totalBytes, long writeFloor, long cacheFloor, long granularity) {
+        return new TunerSettings(1, 1, 3, 0.05, 0.10, Math.max(granularity, totalBytes / 128), 0.001, writeFloor,
+                cacheFloor, granularity, 10);
+    }
+
+    public TunerSettings withWeights(double w, double g) {
+        return new TunerSettings(w, g, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+    }
+
+    public TunerSettings withMinStep(long bytes) {
+        return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, bytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+    }
+
+    public TunerSettings withMinGain(double fraction) {
+        return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, fraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException("tuner settings: " + message);
+        }
+    }
+}
