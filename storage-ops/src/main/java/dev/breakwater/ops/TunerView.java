@@ -1,34 +1,39 @@
 package dev.breakwater.ops;
 
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.tuner.TuningCycle;
 import dev.breakwater.txn.EngineStatistics;
 import java.util.List;
 
 /**
- * What the stats endpoint, the page and JMX show of the memory tuner: whether it runs, the weights it
- * prices I/O with, and its history of decisions.
+ * What the stats endpoint, the page and JMX show of the memory tuner: whether it moves memory, the
+ * weights it prices I/O with, and its history of cycles (docs/tuner.md).
  *
- * <p>This is the one place to wire the tuner in: {@link #of} reads it from {@link EngineStatistics}.
- * The tuner is not part of this build yet, so {@link #of} reports it as unavailable, with the default
- * weights (ω = γ = 1: a page written costs as much as a page read) and an empty history.
- *
- * @param available whether the engine runs a tuner that reports a history
- * @param note      why the history is empty, or what it holds
- * @param omega     weight of a page written (ω) in the I/O cost the tuner minimizes
- * @param gamma     weight of a page read (γ)
- * @param history   the tuner's decisions, oldest first (empty until the tuner reports them)
+ * @param available whether the tuner moves memory ({@code tuner: true}); when off, the history still
+ *                  records each cycle's measured cost while the split stays fixed
+ * @param note      what the history holds
+ * @param omega     weight of a page written (ω, {@code tuner-write-weight}) in the I/O cost
+ * @param gamma     weight of a page read (γ, {@code tuner-read-weight})
+ * @param history   the tuner's recent cycles, oldest first
  */
-public record TunerView(boolean available, String note, double omega, double gamma, List<Object> history) {
+public record TunerView(boolean available, String note, double omega, double gamma, List<TuningCycle> history) {
 
-    /** Shown while no tuner reports through {@link EngineStatistics}. */
-    public static final String NOT_AVAILABLE = "no memory tuner reports through EngineStatistics in this build; "
-            + "history stays empty and I/O cost uses omega = gamma = 1";
+    /** Shown when the tuner is on. */
+    public static final String RUNNING = "the tuner moves memory between write memory and the buffer cache; "
+            + "history holds its recent cycles, oldest first";
+    /** Shown when the tuner is off. */
+    public static final String OFF = "the tuner is off (tuner: false): the split stays fixed; "
+            + "history records each cycle's measured cost";
 
     public TunerView {
         history = List.copyOf(history);
     }
 
-    /** The tuner's view in {@code statistics}. */
-    public static TunerView of(EngineStatistics statistics) {
-        return new TunerView(false, NOT_AVAILABLE, 1.0, 1.0, List.of());
+    /** The tuner's view in {@code statistics} of an engine opened with {@code config}. */
+    public static TunerView of(EngineStatistics statistics, StorageConfig config) {
+        boolean on = config.get(ConfigOptions.TUNER);
+        return new TunerView(on, on ? RUNNING : OFF, config.get(ConfigOptions.TUNER_WRITE_WEIGHT),
+                config.get(ConfigOptions.TUNER_READ_WEIGHT), statistics.tuner());
     }
 }

@@ -49,7 +49,7 @@ class JmxTest {
             ObjectName wm = new ObjectName("dev.breakwater:type=WriteMemory,name=" + quoted(d));
             assertEquals(8L << 20, SERVER.getAttribute(wm, "CapacityBytes"));
             ObjectName tuner = new ObjectName("dev.breakwater:type=Tuner,name=" + quoted(d));
-            assertEquals(false, SERVER.getAttribute(tuner, "Available"));
+            assertEquals(true, SERVER.getAttribute(tuner, "Available")); // the tuner is on by default
             assertEquals(1.0, SERVER.getAttribute(tuner, "Omega"));
         }
         assertEquals(Set.of(), types(quoted(d)));

@@ -257,6 +257,11 @@ public final class StorageEngine implements AutoCloseable {
         return EngineLayout.of(datasets, writeMemory.snapshot());
     }
 
+    /** The configuration this engine was opened with (immutable). */
+    public StorageConfig config() {
+        return config;
+    }
+
     /** The data directory this engine was opened on. */
     public Path directory() {
         return dir;

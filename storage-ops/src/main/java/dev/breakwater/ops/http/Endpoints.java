@@ -38,7 +38,7 @@ final class Endpoints {
                 case "/stats":
                     return Response.json(HttpResponseStatus.OK, engine.statistics());
                 case "/tuner":
-                    return Response.json(HttpResponseStatus.OK, TunerView.of(engine.statistics()));
+                    return Response.json(HttpResponseStatus.OK, TunerView.of(engine.statistics(), engine.config()));
                 case "/datasets":
                     return Response.json(HttpResponseStatus.OK, engine.layout());
                 case "/health":

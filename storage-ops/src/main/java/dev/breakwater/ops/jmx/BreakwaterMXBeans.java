@@ -150,7 +150,7 @@ public final class BreakwaterMXBeans {
         long getBufferFullWaits();
     }
 
-    /** The memory tuner (see {@code TunerView}: unavailable until the tuner reports through the engine). */
+    /** The memory tuner (see {@code TunerView}): on or off, its I/O weights and the length of its history. */
     public interface TunerMXBean {
         boolean isAvailable();
 

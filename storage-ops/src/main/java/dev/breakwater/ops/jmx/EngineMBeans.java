@@ -109,7 +109,7 @@ public final class EngineMBeans implements Closeable {
         add(name("BufferCache", null, null), new MBeanViews.BufferCache(stats), BreakwaterMXBeans.BufferCacheMXBean.class);
         add(name("WriteMemory", null, null), new MBeanViews.WriteMemory(stats), BreakwaterMXBeans.WriteMemoryMXBean.class);
         add(name("Log", null, null), new MBeanViews.Log(stats), BreakwaterMXBeans.LogMXBean.class);
-        add(name("Tuner", null, null), new MBeanViews.Tuner(stats), BreakwaterMXBeans.TunerMXBean.class);
+        add(name("Tuner", null, null), new MBeanViews.Tuner(stats, engine.config()), BreakwaterMXBeans.TunerMXBean.class);
     }
 
     /** Registers MBeans of new datasets and trees and unregisters those of dropped ones. */

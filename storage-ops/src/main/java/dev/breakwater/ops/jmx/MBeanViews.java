@@ -4,6 +4,7 @@ import dev.breakwater.buffercache.BufferCacheSnapshot;
 import dev.breakwater.lsm.manager.WriteMemorySnapshot;
 import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
 import dev.breakwater.ops.StatsCache;
+import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.ops.TunerView;
 import dev.breakwater.txn.EngineStatistics;
 import dev.breakwater.txn.StorageEngine;
@@ -204,9 +205,11 @@ final class MBeanViews {
 
     static final class Tuner implements BreakwaterMXBeans.TunerMXBean {
         private final StatsCache stats;
+        private final StorageConfig config;
 
-        Tuner(StatsCache stats) {
+        Tuner(StatsCache stats, StorageConfig config) {
             this.stats = stats;
+            this.config = config;
         }
 
         // @formatter:off
@@ -218,7 +221,7 @@ final class MBeanViews {
         // @formatter:on
 
         private TunerView t() {
-            return TunerView.of(stats.get());
+            return TunerView.of(stats.get(), config);
         }
     }
 

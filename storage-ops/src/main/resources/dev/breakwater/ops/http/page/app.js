@@ -99,7 +99,7 @@ function render(tuner) {
   document.body.dataset.points = String(drawn.reduce((a, b) => a + b, 0));
   document.body.dataset.plotsWithData = String(drawn.filter((n) => n > 0).length);
   const t = document.getElementById("tuner");
-  t.textContent = (tuner.available ? "running" : "not available") + ": " + tuner.note
+  t.textContent = (tuner.available ? "running" : "off") + ": " + tuner.note
       + " — " + tuner.history.length + " decisions";
 }
 
