@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: (1) at most one cycle runs at a time ({@code cycleLock}); (2) after every cycle,
  * write-memory capacity plus buffer-cache capacity equals {@link #totalMemory()} (up to a shrink of
- * the cache stopped by pinned frames, which the cycle records as the cache it reached).
+ * the cache stopped by pinned frames, which the cycle records as the cache it reached). While a cycle
+ * applies a step the sum is transiently lower by the step: the shrinking region is resized first, so
+ * the engine never holds more than the total.
  *
  * <p>Thread safety: {@link #runCycle} is safe from any thread; the background thread is started and
  * stopped by the engine.
