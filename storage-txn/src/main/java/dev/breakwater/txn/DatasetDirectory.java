@@ -35,19 +35,27 @@ final class DatasetDirectory {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatasetDirectory.class);
 
+    /** Directory under the data directory that holds one directory per dataset. */
+    static final String ROOT = "datasets";
+
     private final StorageEngine engine;
     private final Path root;
 
     DatasetDirectory(StorageEngine engine) {
         this.engine = engine;
-        this.root = engine.dir.resolve("datasets");
+        this.root = engine.dir.resolve(ROOT);
     }
 
     private Path datasetDir(Catalog.Entry e) {
-        return root.resolve(e.id() + "_" + e.spec().name());
+        return datasetDir(engine.dir, e);
     }
 
-    private static String treeDirName(long treeId) {
+    /** The directory of dataset {@code e} in the data directory {@code dataDir}. */
+    static Path datasetDir(Path dataDir, Catalog.Entry e) {
+        return dataDir.resolve(ROOT).resolve(e.id() + "_" + e.spec().name());
+    }
+
+    static String treeDirName(long treeId) {
         return "tree-" + treeId;
     }
 

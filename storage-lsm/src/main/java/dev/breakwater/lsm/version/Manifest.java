@@ -73,6 +73,64 @@ public final class Manifest implements AutoCloseable {
             throw new IOException("CURRENT in " + dir + " names " + name + ", which does not exist");
         }
         StorageFile f = fs.open(path, OpenOption.READ, OpenOption.WRITE);
+        Replayed r;
+        try {
+            r = replay(f, path);
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+        long pos = r.goodBytes();
+        if (r.tornTail()) {
+            LOG.warn("manifest {}: torn record at offset {} of {} bytes (crash during an append); truncating and continuing with {} edits",
+                    path, pos, r.fileBytes(), r.edits());
+            f.truncate(pos);
+            f.sync();
+        }
+        io.recordRead(IoPurpose.LOG, 0, pos);
+        m.number = number;
+        m.file = f;
+        m.size = pos;
+        return new Opened(m, r.version(), r.edits(), r.tornTail());
+    }
+
+    /**
+     * What replaying a manifest file found, without changing anything.
+     *
+     * @param file       the live manifest file ({@code CURRENT} names it)
+     * @param version    the version its good records build
+     * @param edits      good records applied
+     * @param goodBytes  bytes of the good records: where a torn tail starts
+     * @param fileBytes  size of the file
+     * @param tornTail   true if bytes after the good records fail their checks (what {@link #open} truncates)
+     */
+    public record Replayed(Path file, Version version, int edits, long goodBytes, long fileBytes, boolean tornTail) {
+    }
+
+    /**
+     * Reads the manifest in {@code dir} without modifying anything (for inspection tools): opens
+     * files read-only, never truncates a torn tail, never creates a manifest.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code dir} has no {@code CURRENT}
+     * @throws IOException if {@code CURRENT} or the manifest it names is missing or a good record does not apply
+     */
+    public static Replayed read(FileSystem fs, Path dir) throws IOException {
+        Path current = dir.resolve(ManifestFormat.CURRENT);
+        if (!fs.exists(current)) {
+            throw new java.nio.file.NoSuchFileException(current.toString(), null, "tree directory has no CURRENT file");
+        }
+        String name = readCurrent(fs, current);
+        Path path = dir.resolve(name);
+        if (!name.startsWith(ManifestFormat.MANIFEST_PREFIX) || !fs.exists(path)) {
+            throw new IOException("CURRENT in " + dir + " names '" + name + "', which is not an existing manifest file");
+        }
+        try (StorageFile f = fs.open(path, OpenOption.READ)) {
+            return replay(f, path);
+        }
+    }
+
+    /** Applies the records of {@code f} in order up to the end or the first record that fails its checks. */
+    private static Replayed replay(StorageFile f, Path path) throws IOException {
         VersionBuilder builder = new VersionBuilder(Version.empty());
         long pos = 0;
         long fileSize = f.size();
@@ -104,29 +162,17 @@ public final class Manifest implements AutoCloseable {
             try {
                 edit = VersionEdit.decode(payload.array());
             } catch (IllegalArgumentException e) {
-                f.close();
                 throw new IOException("manifest " + path + " record at offset " + pos + " has a valid checksum but cannot be decoded: " + e.getMessage(), e);
             }
             try {
                 builder.apply(edit);
             } catch (IllegalStateException e) {
-                f.close();
                 throw new IOException("manifest " + path + " record at offset " + pos + " does not apply: " + e.getMessage(), e);
             }
             pos += ManifestFormat.RECORD_HEADER + length;
             edits++;
         }
-        io.recordRead(IoPurpose.LOG, 0, pos);
-        if (torn) {
-            LOG.warn("manifest {}: torn record at offset {} of {} bytes (crash during an append); truncating and continuing with {} edits",
-                    path, pos, fileSize, edits);
-            f.truncate(pos);
-            f.sync();
-        }
-        m.number = number;
-        m.file = f;
-        m.size = pos;
-        return new Opened(m, builder.build(), edits, torn);
+        return new Replayed(path, builder.build(), edits, pos, fileSize, torn);
     }
 
     private static String readCurrent(FileSystem fs, Path current) throws IOException {
