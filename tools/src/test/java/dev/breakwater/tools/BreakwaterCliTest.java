@@ -202,6 +202,24 @@ class BreakwaterCliTest {
     }
 
     @Test
+    void verifyReportsATornManifestAndAnOrphanTableButRepairsNeither() throws IOException {
+        Path dir = copy("torn-manifest");
+        Path table = sstables(dir, "primary").get(0);
+        Path treeDir = table.getParent();
+        Path manifest = treeDir.resolve(Files.readString(treeDir.resolve("CURRENT")).trim());
+        long goodBytes = Files.size(manifest);
+        Files.write(manifest, new byte[] {100, 0, 0, 0, 1, 2}, java.nio.file.StandardOpenOption.APPEND);
+        Path orphan = treeDir.resolve("999999.sst");
+        Files.copy(table, orphan);
+        Map<String, byte[]> before = snapshot(dir);
+        Run r = run("verify", dir.toString());
+        assertEquals(BreakwaterCli.PROBLEMS, r.exit(), r.out());
+        assertTrue(r.out().contains("PROBLEM " + dir.relativize(manifest) + " offset " + goodBytes + ": "), r.out());
+        assertTrue(r.out().contains("note    " + dir.relativize(orphan) + ": no installed version names this SSTable"), r.out());
+        assertSameFiles(before, snapshot(dir));
+    }
+
+    @Test
     void dumpPrintsTheDatasetsRecordsWithinARange() throws IOException {
         Path dir = copy("dump");
         Run all = run("dump", dir.toString(), "--dataset", "customer", "--json");
