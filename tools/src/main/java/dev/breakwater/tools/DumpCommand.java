@@ -1,5 +1,7 @@
 package dev.breakwater.tools;
 
+import dev.breakwater.common.io.RealFileSystem;
+import dev.breakwater.common.key.KeyRanges;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.cursor.MergingCursor;
@@ -9,7 +11,6 @@ import dev.breakwater.lsm.version.Manifest;
 import dev.breakwater.lsm.version.Run;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
-import dev.breakwater.common.io.RealFileSystem;
 import dev.breakwater.txn.DatasetSpec;
 import dev.breakwater.txn.KeyRange;
 import dev.breakwater.txn.StoredCatalog;
@@ -64,6 +65,7 @@ final class DumpCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
+    @SuppressWarnings("try") // the lock check is held, unused, for the duration of the body
     public Integer call() throws IOException {
         if (Files.isRegularFile(target)) {
             if (dataset != null) {
@@ -116,6 +118,7 @@ final class DumpCommand implements Callable<Integer> {
         return BreakwaterCli.OK;
     }
 
+    @SuppressWarnings("try") // the lock check is held, unused, for the duration of the body
     private int dumpTable() throws IOException {
         Path file = target.toAbsolutePath();
         Path dataDir = dataDirOf(file);
@@ -142,7 +145,7 @@ final class DumpCommand implements Callable<Integer> {
                 hi = b[1];
             } else {
                 lo = from == null ? null : KeyArgument.parseHex(from);
-                hi = to == null ? null : dev.breakwater.common.key.KeyRanges.prefixEnd(KeyArgument.parseHex(to));
+                hi = to == null ? null : KeyRanges.prefixEnd(KeyArgument.parseHex(to));
             }
             try (SSTableReader r = tables.open(file, pageSize(tables, file));
                  EntryCursor c = r.cursor(lo, lo == null ? 0 : lo.length, IoPurpose.QUERY)) {

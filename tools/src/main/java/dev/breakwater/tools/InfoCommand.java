@@ -40,6 +40,7 @@ final class InfoCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
+    @SuppressWarnings("try") // the lock check is held, unused, for the duration of the body
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (EngineLockCheck ignored = EngineLockCheck.acquire(dir)) {

@@ -44,7 +44,13 @@ final class LogVerifier {
             Path path = SegmentFiles.path(dir, firstLsns[i]);
             String name = data.rel(path);
             long size = data.fs().size(path);
-            ReplayResult r = reader.scanSegment(firstLsns[i], (lsn, payload) -> { });
+            ReplayResult r;
+            try {
+                r = reader.scanSegment(firstLsns[i], (lsn, payload) -> { });
+            } catch (IOException e) {
+                findings.problem(name, "could not be read: " + e);
+                continue;
+            }
             records += r.records();
             if (r.tornTail()) {
                 long offset = r.endLsn() - firstLsns[i];

@@ -27,12 +27,12 @@ import java.util.Set;
  *   <li>the footer, through {@link SSTableReader#open} (size, magic, metadata CRC, page ranges);</li>
  *   <li>every page: its checksum, version and page number ({@link PageChecksum#verify}), and that
  *       its type is the one the footer's page ranges give it;</li>
- *   <li>every entry, through the reader's cursor: keys strictly increasing, the first and last key
- *       and the entry and tombstone counts equal to the footer's (and to the manifest's, if given),
- *       and the Bloom filter admitting every key the table holds.</li>
+ *   <li>every entry, leaf by leaf through the reader's {@link SSTableReader#leafCursor}: keys strictly
+ *       increasing within and across leaves, the Bloom filter admitting every key the table holds,
+ *       and, when every leaf could be read, the first and last key and the entry and tombstone
+ *       counts equal to the footer's (and to the manifest's, if given).</li>
  * </ol>
- * A page that fails step 2 stops step 3 when the cursor reaches it (the cursor cannot skip a leaf),
- * and a note says how far key order was checked.
+ * A leaf that fails step 2 is skipped in step 3, which goes on with the next leaf.
  *
  * <p>Thread safety: not thread-safe; one per command.
  */
@@ -139,50 +139,66 @@ final class SSTableVerifier {
         return SSTableFormat.TYPE_FOOTER;
     }
 
-    /** Step 3: key order, counts and key range against the footer and the manifest; Bloom admits every key. */
+    /**
+     * Step 3, leaf by leaf: key order within and across leaves, the Bloom filter admits every key;
+     * then counts and key range against the footer and the manifest (only if every leaf was read).
+     */
     private void checkEntries(SSTableReader reader, String name, SSTableMetadata m, TableMeta expected, Set<Integer> bad)
             throws IOException {
         byte[] prev = null;
         byte[] first = null;
         long entries = 0;
         long tombstones = 0;
-        try (EntryCursor c = reader.cursor(null, 0, IoPurpose.QUERY)) {
-            while (c.next()) {
-                byte[] key = Arrays.copyOf(c.key(), c.keyLength());
-                if (prev != null && Arrays.compareUnsigned(prev, key) >= 0) {
-                    findings.problem(name + " entry " + entries, "key " + HEX.formatHex(key)
-                            + " is not greater than the previous key " + HEX.formatHex(prev));
+        boolean complete = true;
+        int leafEnd = m.leafFirstPage() + m.leafPageCount();
+        for (int leaf = m.leafFirstPage(); leaf < leafEnd; leaf++) {
+            if (bad.contains(leaf)) {
+                complete = false; // reported by step 2; order is checked again from the next good leaf
+                continue;
+            }
+            long offset = (long) leaf * m.pageSize();
+            String where = name + " page " + leaf + " (offset " + offset + ")";
+            try (EntryCursor c = reader.leafCursor(leaf, IoPurpose.QUERY)) {
+                int index = 0;
+                while (c.next()) {
+                    byte[] key = Arrays.copyOf(c.key(), c.keyLength());
+                    if (prev != null && Arrays.compareUnsigned(prev, key) >= 0) {
+                        findings.problem(where, "entry " + index + ": key " + HEX.formatHex(key)
+                                + " is not greater than the key before it, " + HEX.formatHex(prev));
+                    }
+                    if (!reader.mayContain(key, key.length, IoPurpose.QUERY)) {
+                        findings.problem(where, "entry " + index + ": the Bloom filter excludes key " + HEX.formatHex(key)
+                                + ", which the table holds (a lookup would miss it)");
+                    }
+                    first = first == null ? key : first;
+                    prev = key;
+                    index++;
+                    entries++;
+                    tombstones += c.isTombstone() ? 1 : 0;
                 }
-                if (!reader.mayContain(key, key.length, IoPurpose.QUERY)) {
-                    findings.problem(name + " entry " + entries, "the Bloom filter excludes key " + HEX.formatHex(key)
-                            + ", which the table holds (a lookup would miss it)");
-                }
-                if (first == null) {
-                    first = key;
-                }
-                prev = key;
-                entries++;
-                if (c.isTombstone()) {
-                    tombstones++;
+            } catch (CorruptPageException e) {
+                complete = false;
+                if (!bad.contains((int) e.pageNumber())) { // a Bloom page step 2 reported is not reported twice
+                    findings.problem(name + " page " + e.pageNumber(), e.getMessage());
                 }
             }
-        } catch (CorruptPageException e) {
-            entriesRead += entries;
-            if (bad.contains((int) e.pageNumber())) {
-                findings.note(name, "key order checked for the " + entries + " entries before damaged page "
-                        + e.pageNumber() + "; the reader cannot go past it");
-            } else {
-                findings.problem(name + " page " + e.pageNumber(), e.getMessage());
-            }
-            return;
         }
         entriesRead += entries;
+        if (complete) {
+            checkTotals(name, m, expected, first, prev, entries, tombstones);
+        } else {
+            findings.note(name, "entry counts and key range not compared with the footer: damaged pages were skipped");
+        }
+    }
+
+    private void checkTotals(String name, SSTableMetadata m, TableMeta expected, byte[] first, byte[] last, long entries,
+                             long tombstones) {
         if (entries != m.entryCount() || tombstones != m.tombstoneCount()) {
             findings.problem(name, "leaves hold " + entries + " entries (" + tombstones + " tombstones), the footer says "
                     + m.entryCount() + " (" + m.tombstoneCount() + ")");
         }
-        if (first != null && (!Arrays.equals(first, m.firstKey()) || !Arrays.equals(prev, m.lastKey()))) {
-            findings.problem(name, "leaves run from key " + HEX.formatHex(first) + " to " + HEX.formatHex(prev)
+        if (first != null && (!Arrays.equals(first, m.firstKey()) || !Arrays.equals(last, m.lastKey()))) {
+            findings.problem(name, "leaves run from key " + HEX.formatHex(first) + " to " + HEX.formatHex(last)
                     + ", the footer says " + HEX.formatHex(m.firstKey()) + " to " + HEX.formatHex(m.lastKey()));
         }
         if (expected != null) {

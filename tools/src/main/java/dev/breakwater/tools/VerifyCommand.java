@@ -37,6 +37,7 @@ final class VerifyCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
+    @SuppressWarnings("try") // the lock check is held, unused, for the duration of the body
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         try (EngineLockCheck ignored = EngineLockCheck.acquire(dir)) {
@@ -59,37 +60,14 @@ final class VerifyCommand implements Callable<Integer> {
             for (StoredIndex ix : d.indexes()) {
                 trees++;
                 Manifest.Replayed m = manifest(data, ix, findings);
-                if (m == null) {
-                    continue;
-                }
-                minDurable = Math.min(minDurable, m.version().lastFlushedLsn());
-                Set<String> live = new HashSet<>();
-                for (TableMeta t : m.version().allTables()) {
-                    Path p = TableFiles.path(ix.directory(), t.fileNumber());
-                    live.add(p.getFileName().toString());
-                    files++;
-                    if (!data.fs().exists(p)) {
-                        findings.problem(data.rel(p), "the manifest names this SSTable but the file is missing");
-                        continue;
-                    }
-                    tablesCheck.verify(p, data.rel(p), t);
-                }
-                for (String f : data.fs().list(ix.directory())) {
-                    if (TableFiles.parse(f) >= 0 && !live.contains(f)) {
-                        findings.note(data.rel(ix.directory().resolve(f)), "no installed version names this SSTable "
-                                + "(output of a flush or merge cut short); the engine deletes it at open");
-                    }
+                if (m != null) {
+                    minDurable = Math.min(minDurable, m.version().lastFlushedLsn());
+                    files += m.version().allTables().size();
+                    verifyTables(data, ix, m, tablesCheck, findings);
                 }
             }
         }
-        Path root = data.catalog().datasetsDirectory();
-        if (data.fs().exists(root)) {
-            for (String name : data.fs().list(root)) {
-                if (!datasetDirs.contains(name)) {
-                    findings.note(data.rel(root.resolve(name)), "the catalog names no such dataset; the engine deletes it at open");
-                }
-            }
-        }
+        noteUnnamedDatasetDirectories(data, datasetDirs, findings);
         long[] segments = data.segments();
         LogVerifier log = new LogVerifier(data, findings);
         log.verify(segments);
@@ -100,6 +78,42 @@ final class VerifyCommand implements Callable<Integer> {
                 + " records): " + (problems == 0 ? "no problems" : problems + " problem(s)"));
         out.flush();
         return problems == 0 ? BreakwaterCli.OK : BreakwaterCli.PROBLEMS;
+    }
+
+    /** Every SSTable the version names, then the SSTable files it does not name. */
+    private static void verifyTables(DataDirectory data, StoredIndex ix, Manifest.Replayed m, SSTableVerifier check,
+                                     Findings findings) throws IOException {
+        Set<String> live = new HashSet<>();
+        for (TableMeta t : m.version().allTables()) {
+            Path p = TableFiles.path(ix.directory(), t.fileNumber());
+            live.add(p.getFileName().toString());
+            if (!data.fs().exists(p)) {
+                findings.problem(data.rel(p), "the manifest names this SSTable but the file is missing");
+                continue;
+            }
+            try {
+                check.verify(p, data.rel(p), t);
+            } catch (IOException | RuntimeException e) {
+                findings.problem(data.rel(p), "could not be read to the end: " + e);
+            }
+        }
+        for (String f : data.fs().list(ix.directory())) {
+            if (TableFiles.parse(f) >= 0 && !live.contains(f)) {
+                findings.note(data.rel(ix.directory().resolve(f)), "no installed version names this SSTable "
+                        + "(output of a flush or merge cut short); the engine deletes it at open");
+            }
+        }
+    }
+
+    private static void noteUnnamedDatasetDirectories(DataDirectory data, Set<String> named, Findings findings) throws IOException {
+        Path root = data.catalog().datasetsDirectory();
+        if (data.fs().exists(root)) {
+            for (String name : data.fs().list(root)) {
+                if (!named.contains(name)) {
+                    findings.note(data.rel(root.resolve(name)), "the catalog names no such dataset; the engine deletes it at open");
+                }
+            }
+        }
     }
 
     private static Manifest.Replayed manifest(DataDirectory data, StoredIndex ix, Findings findings) {

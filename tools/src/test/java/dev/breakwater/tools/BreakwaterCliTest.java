@@ -186,6 +186,38 @@ class BreakwaterCliTest {
         assertSameFiles(before, snapshot(dir));
     }
 
+    /** Swaps pages {@code a} and {@code b} of a 4 KiB-page file, fixing their page numbers and checksums. */
+    static void swapPages(Path file, int a, int b) throws IOException {
+        byte[] all = Files.readAllBytes(file);
+        byte[] pa = Arrays.copyOfRange(all, a * 4096, (a + 1) * 4096);
+        byte[] pb = Arrays.copyOfRange(all, b * 4096, (b + 1) * 4096);
+        System.arraycopy(reseal(pb, a), 0, all, a * 4096, 4096);
+        System.arraycopy(reseal(pa, b), 0, all, b * 4096, 4096);
+        Files.write(file, all);
+    }
+
+    static byte[] reseal(byte[] page, int pageNo) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(page).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(dev.breakwater.common.page.PageDescriptor.PAGE_NUMBER_OFFSET, pageNo);
+        dev.breakwater.common.page.PageChecksum.seal(b, 4096);
+        return page;
+    }
+
+    @Test
+    void verifyNamesThePageWhereKeyOrderBreaksAndGoesOnPastADamagedLeaf() throws IOException {
+        Path dir = copy("bad-order");
+        Path table = sstables(dir, "primary").get(0);
+        swapPages(table, 0, 1); // both leaves pass their checksums, but leaf 1 now holds the smaller keys
+        flipBit(table, 2 * 4096 + 300); // and leaf 2 is damaged
+        Run r = run("verify", dir.toString());
+        assertEquals(BreakwaterCli.PROBLEMS, r.exit(), r.out());
+        String name = dir.relativize(table).toString();
+        assertTrue(r.out().contains("PROBLEM " + name + " page 1 (offset 4096): entry 0: key "), r.out());
+        assertTrue(r.out().contains("is not greater than the key before it"), r.out());
+        assertTrue(r.out().contains("PROBLEM " + name + " page 2 (offset 8192): corrupt page 2"), r.out());
+        assertFalse(r.out().contains("page 3 (offset"), "leaves after the damaged one are in order: " + r.out());
+    }
+
     @Test
     void verifyNamesAFlippedBitInALogRecord() throws IOException {
         Path dir = copy("bad-log");
