@@ -58,6 +58,11 @@ final class DataDirectory {
         return catalog;
     }
 
+    /** False if the directory has no catalog file: not a data directory, or no dataset was ever created. */
+    boolean hasCatalog() {
+        return Files.exists(dir.resolve(StoredCatalog.CATALOG_FILE));
+    }
+
     /** The manifest of the tree in {@code treeDir}, replayed read-only. */
     Manifest.Replayed manifest(Path treeDir) throws IOException {
         return Manifest.read(fs, treeDir);

@@ -47,7 +47,8 @@ final class InfoCommand implements Callable<Integer> {
             DataDirectory data = DataDirectory.open(dir);
             out.println("data directory " + dir.toAbsolutePath());
             List<StoredDataset> datasets = data.catalog().datasets();
-            out.println(datasets.size() + " dataset(s)");
+            out.println(datasets.size() + " dataset(s)" + (data.hasCatalog() ? ""
+                    : " (no catalog file: not a Breakwater data directory, or no dataset was ever created in it)"));
             long minDurable = Long.MAX_VALUE;
             for (StoredDataset d : datasets) {
                 out.println();

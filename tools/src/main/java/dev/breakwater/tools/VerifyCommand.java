@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.breakwater.lsm.tree.TableFiles;
 import dev.breakwater.lsm.version.Manifest;
 import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.txn.StoredCatalog;
 import dev.breakwater.txn.StoredCatalog.StoredDataset;
 import dev.breakwater.txn.StoredCatalog.StoredIndex;
 import java.io.IOException;
@@ -50,6 +51,10 @@ final class VerifyCommand implements Callable<Integer> {
 
     private Integer verify(DataDirectory data, TableFile tables, PrintWriter out) throws IOException {
         Findings findings = new Findings(out);
+        if (!data.hasCatalog()) {
+            findings.note(data.rel(data.dir().resolve(StoredCatalog.CATALOG_FILE)), "absent: not a Breakwater data directory, "
+                    + "or no dataset was ever created in it");
+        }
         SSTableVerifier tablesCheck = new SSTableVerifier(data.fs(), tables, findings);
         long minDurable = Long.MAX_VALUE;
         int trees = 0;
