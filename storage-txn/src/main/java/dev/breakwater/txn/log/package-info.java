@@ -5,7 +5,8 @@
  * <ul>
  *   <li>{@link dev.breakwater.txn.log.LogManager} – one per engine: append, group commit through a
  *       flusher thread, SYNC/ASYNC durability, failure state, truncation.</li>
- *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery; a torn tail ends it cleanly.</li>
+ *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery (a torn tail ends it cleanly), and
+ *       {@code scanSegment}, a read-only check of one segment for inspection tools.</li>
  *   <li>{@link dev.breakwater.txn.log.LogRecordFormat}, {@link dev.breakwater.txn.log.SegmentFiles}
  *       – the record layout and segment naming.</li>
  * </ul>
