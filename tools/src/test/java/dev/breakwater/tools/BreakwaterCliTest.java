@@ -288,6 +288,7 @@ class BreakwaterCliTest {
         Files.writeString(lockFile, "4242\n");
         try (var ch = java.nio.channels.FileChannel.open(lockFile, java.nio.file.StandardOpenOption.READ,
                 java.nio.file.StandardOpenOption.WRITE); var lock = ch.lock()) {
+            assertTrue(lock.isValid() && !lock.isShared(), "the test holds the engine's exclusive lock");
             for (String[] args : List.of(new String[] {"info", dir.toString()}, new String[] {"verify", dir.toString()},
                     new String[] {"dump", dir.toString(), "--dataset", "customer"})) {
                 Run r = run(args);
