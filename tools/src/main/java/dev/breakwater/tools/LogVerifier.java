@@ -9,10 +9,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Checks every record of every log segment, read-only, with the engine's own segment scanner
+ * Checks the records of every log segment, read-only, with the engine's own segment scanner
  * ({@link LogReader#scanSegment}: length, CRC32C over payload and LSN, LSN equal to the record's
- * position), and that each segment but the newest ends exactly where the next begins. Unlike
- * recovery it goes on after a damaged segment, so every damaged segment is reported.
+ * position), and that each segment but the newest ends exactly where the next begins. Within a
+ * segment the check ends at the first bad record (records carry no marker to resynchronize on);
+ * unlike recovery it goes on with the next segment, so every damaged segment is reported.
  *
  * <p>A bad record at the end of the newest segment is also what a crash during a write leaves (a
  * torn tail, which recovery truncates); the tool cannot tell the two apart, so it reports it as a

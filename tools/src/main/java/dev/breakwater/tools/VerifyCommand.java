@@ -19,8 +19,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code breakwater verify DIR}: reads every page of every SSTable the manifests name and every
- * record of every log segment, checks checksums, page types, key order and counts, and reports
+ * {@code breakwater verify DIR}: reads every page of every SSTable the manifests name and the
+ * records of every log segment (each up to its first bad record), checks checksums, page types, key order and counts, and reports
  * every problem with its file and page or offset; exits {@link BreakwaterCli#PROBLEMS} if there is
  * any. It opens files read-only and never runs recovery, deletes orphans or truncates a torn tail.
  *
