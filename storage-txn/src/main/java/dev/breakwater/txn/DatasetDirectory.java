@@ -57,14 +57,19 @@ final class DatasetDirectory {
     }
 
     private Path datasetDir(Catalog.Entry e) {
-        return root.resolve(datasetDirName(e));
+        return datasetDir(engine.dir, e);
+    }
+
+    /** The directory of dataset {@code e} in the data directory {@code dataDir}. */
+    static Path datasetDir(Path dataDir, Catalog.Entry e) {
+        return dataDir.resolve(ROOT).resolve(datasetDirName(e));
     }
 
     private static String datasetDirName(Catalog.Entry e) {
         return e.id() + "_" + e.spec().name();
     }
 
-    private static String treeDirName(long treeId) {
+    static String treeDirName(long treeId) {
         return "tree-" + treeId;
     }
 

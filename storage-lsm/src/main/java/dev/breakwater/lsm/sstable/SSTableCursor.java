@@ -6,7 +6,8 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Walks an SSTable's leaves in order (they are the contiguous pages {@code [leafFirst, leafEnd)}).
+ * Walks an SSTable's leaves in order (they are the contiguous pages {@code [leafFirst, leafEnd)}),
+ * or a single leaf of it.
  * Each leaf is pinned just long enough to copy (or decompress) its body into this cursor's buffer,
  * so the cursor holds no pin between calls; the current entry is then copied into reused key and
  * value arrays.
@@ -21,6 +22,8 @@ final class SSTableCursor extends BufferedEntryCursor {
     private final SSTableReader reader;
     private final IoPurpose purpose;
     private final ReadScratch scratch = new ReadScratch();
+    /** The leaf after the last one this cursor walks. */
+    private final int leafEnd;
     private int leafNo;
     private int position;
     private int count;
@@ -29,6 +32,7 @@ final class SSTableCursor extends BufferedEntryCursor {
     SSTableCursor(SSTableReader reader, byte[] from, int fromLen, IoPurpose purpose) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
+        this.leafEnd = reader.leafEnd();
         this.lsn = reader.metadata().maxLsn();
         byte[] last = reader.lastKeyNoCopy();
         if (from == null) {
@@ -42,6 +46,16 @@ final class SSTableCursor extends BufferedEntryCursor {
         }
     }
 
+    /** A cursor over the entries of leaf page {@code leaf} only. */
+    SSTableCursor(SSTableReader reader, int leaf, IoPurpose purpose) throws IOException {
+        this.reader = reader;
+        this.purpose = purpose;
+        this.leafEnd = leaf + 1;
+        this.lsn = reader.metadata().maxLsn();
+        load(leaf);
+        position = 0;
+    }
+
     private void load(int leaf) throws IOException {
         leafNo = leaf;
         count = reader.copyLeaf(leaf, purpose, scratch).count();
@@ -53,7 +67,7 @@ final class SSTableCursor extends BufferedEntryCursor {
             return false;
         }
         while (position >= count) {
-            if (leafNo + 1 >= reader.leafEnd()) {
+            if (leafNo + 1 >= leafEnd) {
                 done = true;
                 return false;
             }

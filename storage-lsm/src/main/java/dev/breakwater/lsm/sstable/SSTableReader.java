@@ -270,6 +270,22 @@ public final class SSTableReader implements AutoCloseable {
         return new SSTableCursor(this, fromKeyInclusive, fromLen, purpose);
     }
 
+    /**
+     * A cursor over the entries of leaf page {@code leafNo} alone, for inspection tools: checking
+     * leaf by leaf names the page of any problem and goes on past a damaged leaf. Leaves are the
+     * pages {@code [metadata().leafFirstPage(), leafFirstPage() + leafPageCount())}.
+     *
+     * @throws IllegalArgumentException if {@code leafNo} is not a leaf page
+     * @throws CorruptPageException     if the leaf fails verification
+     */
+    public EntryCursor leafCursor(int leafNo, IoPurpose purpose) throws IOException {
+        if (leafNo < leafFirst || leafNo >= leafEnd) {
+            throw new IllegalArgumentException("page " + leafNo + " of " + name + " is not a leaf (leaves are pages "
+                    + leafFirst + " to " + (leafEnd - 1) + ")");
+        }
+        return new SSTableCursor(this, leafNo, purpose);
+    }
+
     /** Descends from the root to the leaf that may hold {@code key}; returns its page number. */
     int findLeaf(byte[] key, int keyLen, IoPurpose purpose, OffHeapPage p) throws IOException {
         int pageNo = rootPage;

@@ -141,6 +141,43 @@ public final class Manifest implements AutoCloseable {
         }
     }
 
+    /**
+     * What replaying a manifest file found, without changing anything.
+     *
+     * @param file       the live manifest file ({@code CURRENT} names it)
+     * @param version    the version its good records build
+     * @param edits      good records applied
+     * @param goodBytes  bytes of the good records: where a torn tail starts
+     * @param fileBytes  size of the file
+     * @param tornTail   true if the file ends in an unfinished, never-acknowledged append (what the next append cuts off)
+     */
+    public record Replayed(Path file, Version version, int edits, long goodBytes, long fileBytes, boolean tornTail) {
+    }
+
+    /**
+     * Reads the manifest in {@code dir} without modifying anything (for inspection tools): opens
+     * files read-only, never truncates a torn tail, never creates a manifest.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code dir} has no {@code CURRENT}
+     * @throws CorruptManifestException if the synced part of the manifest is damaged (file and offset)
+     * @throws IOException if {@code CURRENT} or the manifest it names is missing
+     */
+    public static Replayed read(FileSystem fs, Path dir) throws IOException {
+        Path current = dir.resolve(ManifestFormat.CURRENT);
+        if (!fs.exists(current)) {
+            throw new java.nio.file.NoSuchFileException(current.toString(), null, "tree directory has no CURRENT file");
+        }
+        String name = readCurrent(fs, current);
+        Path path = dir.resolve(name);
+        if (!name.startsWith(ManifestFormat.MANIFEST_PREFIX) || !fs.exists(path)) {
+            throw new IOException("CURRENT in " + dir + " names '" + name + "', which is not an existing manifest file");
+        }
+        try (StorageFile f = fs.open(path, OpenOption.READ)) {
+            ManifestReader.Result r = ManifestReader.read(f, path);
+            return new Replayed(path, r.version(), r.edits(), r.validEnd(), r.fileSize(), r.droppedTail());
+        }
+    }
+
     private static String readCurrent(FileSystem fs, Path current) throws IOException {
         try (StorageFile f = fs.open(current, OpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate((int) Math.min(256, f.size()));

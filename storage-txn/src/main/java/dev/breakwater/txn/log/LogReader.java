@@ -129,6 +129,31 @@ public final class LogReader {
         throw new AssertionError("unreachable");
     }
 
+    /**
+     * Reads one segment on its own, without modifying anything (for inspection tools): passes every
+     * good record to {@code consumer} and reports where the scan stopped and why. Damage is reported
+     * in the result ({@link ReplayResult#stopReason()}, {@link ReplayResult#detail()}), not thrown,
+     * whether or not the segment is the last.
+     *
+     * @param firstLsn the segment's first LSN (its name), as {@link SegmentFiles#list} returns it
+     */
+    public ReplayResult scanSegment(long firstLsn, LogRecordConsumer consumer) throws IOException {
+        Path path = SegmentFiles.path(dir, firstLsn);
+        try (StorageFile file = fs.open(path, OpenOption.READ)) {
+            SegmentScanner scanner = new SegmentScanner(file, firstLsn, file.size(), maxRecordSize);
+            long records = 0;
+            long bytes = 0;
+            LogStopReason stop;
+            while ((stop = scanner.next()) == null) {
+                consumer.accept(scanner.recordLsn(), scanner.payload());
+                records++;
+                bytes += scanner.recordBytes();
+            }
+            io.recordRead(IoPurpose.LOG, 0, scanner.positionLsn() - firstLsn);
+            return new ReplayResult(firstLsn, scanner.positionLsn(), records, bytes, stop, scanner.stopDetail(), path);
+        }
+    }
+
     /** Counts replayed records and logs progress. Not thread-safe. */
     private static final class Progress {
         private final long startNanos = System.nanoTime();

@@ -7,7 +7,8 @@
  *       flusher thread, SYNC/ASYNC durability, failure state, truncation.</li>
  *   <li>{@link dev.breakwater.txn.log.LogReader} – replay for recovery; a torn tail ends it cleanly,
  *       other damage is a {@link dev.breakwater.txn.log.LogCorruptedException}
- *       ({@code TornTailRule} tells them apart).</li>
+ *       ({@code TornTailRule} tells them apart); {@code scanSegment} is a read-only check of one
+ *       segment for inspection tools.</li>
  *   <li>{@link dev.breakwater.txn.log.LogRecordFormat}, {@link dev.breakwater.txn.log.SegmentFiles}
  *       – the record layout and segment naming.</li>
  * </ul>
