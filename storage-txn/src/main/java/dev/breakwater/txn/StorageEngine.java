@@ -607,6 +607,15 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    private static boolean acceptsWrites(LsmTree t) {
+        try {
+            t.checkWritable();
+            return true;
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
+    }
+
     /** Reads are refused only after a logged commit could not be applied (see {@link CommitNotAppliedException}). */
     void checkReadable() {
         String unapplied = unappliedCommit;
@@ -737,7 +746,11 @@ public final class StorageEngine implements AutoCloseable {
         boolean allFlushed = failure == null;
         for (LsmTree t : trees.values()) {
             try {
-                t.close(failure == null);
+                // A tree whose background flush failed is closed without a flush: its memory is lost
+                // and only the log holds it, so the log must not be truncated by a checkpoint.
+                boolean healthy = acceptsWrites(t);
+                allFlushed &= healthy;
+                t.close(failure == null && healthy);
             } catch (IOException e) {
                 first = first == null ? e : first;
                 allFlushed = false;
