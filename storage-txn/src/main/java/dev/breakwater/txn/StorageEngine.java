@@ -64,6 +64,13 @@ import org.slf4j.LoggerFactory;
  * operations to the memory components, so memory holds only committed data. After a crash,
  * {@link #open} replays every record above each tree's durable LSN. A failed fsync or a full disk
  * puts the engine into a failed state: writes throw {@link StorageFailedException}, reads go on.
+ * A commit's outcome is always true: a commit that throws is in no tree, except
+ * {@link CommitNotAppliedException}, which says the commit is durable and will be applied in full
+ * at the next open (the engine then refuses reads as well, so no index disagrees with its primary).
+ *
+ * <h2>Limits</h2>
+ * Keys, records and transactions are checked at the write against what the engine can store
+ * (docs/configuration.md, "Size limits"); memory settings are checked at open against the machine.
  *
  * <p>Thread safety: safe from any thread. {@link #close()} is idempotent; operations after it throw
  * {@link EngineClosedException}.
@@ -345,8 +352,9 @@ public final class StorageEngine implements AutoCloseable {
         return beginInternal();
     }
 
-    private static void rejectNesting(String what) {
-        if (RUNNING.get() != null) {
+    private void rejectNesting(String what) {
+        TransactionImpl running = RUNNING.get();
+        if (running != null && running.engine == this) {
             throw new IllegalStateException(what + " inside an inTransaction/callInTransaction body on the same thread: "
                     + "use the body's transaction (nested transactions are not supported)");
         }

@@ -64,13 +64,13 @@ final class WriteLimits {
      */
     void checkWrite(DatasetState ds, byte[] pk, Tuple record) {
         checkKey(ds, DatasetSpec.PRIMARY, ds.spec.primaryKey(), pk.length);
-        for (DatasetState.Secondary sec : ds.secondaries) {
-            checkKey(ds, sec.spec().name(), DatasetState.secondaryKeyFields(ds.spec, sec.spec()), sec.codec().keyOf(record).length);
-        }
         int size = ds.records.encode(record).length + pk.length;
         if (size > maxRecordBytes) {
             throw new RecordTooLargeException("record of " + size + " bytes (key and value) for dataset " + ds.spec.name()
                     + " exceeds the limit of " + maxRecordBytes + " bytes for " + ConfigOptions.PAGE_SIZE.name() + " " + pageSize);
+        }
+        for (DatasetState.Secondary sec : ds.secondaries) {
+            checkKey(ds, sec.spec().name(), DatasetState.secondaryKeyFields(ds.spec, sec.spec()), sec.codec().keyOf(record).length);
         }
     }
 

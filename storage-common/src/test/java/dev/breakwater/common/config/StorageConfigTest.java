@@ -44,7 +44,7 @@ class StorageConfigTest {
         assertEquals(Durability.SYNC, d.get(DURABILITY));
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
-        assertEquals(25, ConfigOptions.ALL.size());
+        assertEquals(26, ConfigOptions.ALL.size());
     }
 
     @Test
@@ -158,6 +158,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.ASYNC_SYNC_INTERVAL, 5L)
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)
                 .set(ConfigOptions.MAX_LOG_SIZE, 512 * MIB)
+                .set(ConfigOptions.MAX_TRANSACTION_SIZE, 4 * MIB)
                 .build();
     }
 
