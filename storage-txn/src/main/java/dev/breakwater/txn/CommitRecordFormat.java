@@ -17,14 +17,21 @@ import java.util.List;
 final class CommitRecordFormat {
 
     static final byte VERSION = 1;
+    /** Bytes before the first op: version and op count. */
+    static final int HEADER_BYTES = 1 + 4;
 
     private CommitRecordFormat() {
     }
 
+    /** Bytes one op takes in the payload. */
+    static int opBytes(TreeOp op) {
+        return 1 + 8 + 4 + op.key().length + 4 + op.value().length;
+    }
+
     static byte[] encode(List<TreeOp> ops) {
-        int size = 1 + 4;
+        int size = HEADER_BYTES;
         for (TreeOp op : ops) {
-            size += 1 + 8 + 4 + op.key().length + 4 + op.value().length;
+            size += opBytes(op);
         }
         ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.put(VERSION).putInt(ops.size());

@@ -5,6 +5,12 @@ package dev.breakwater.txn;
  * secondary indexes. Each method here is its own atomic, durable transaction (AsterixDB's
  * record-level model); use {@link StorageEngine#inTransaction} to group several.
  *
+ * <p>Writes are checked before anything is logged: a primary or secondary key over the key limit
+ * throws {@link IllegalArgumentException} naming the index and its fields, a record over the record
+ * limit {@link RecordTooLargeException} (docs/configuration.md, "Size limits"). Null arguments throw
+ * a {@link NullPointerException} naming the argument; every method throws
+ * {@link EngineClosedException} once the engine is closed.
+ *
  * <p>Thread safety: safe from any thread.
  */
 public interface Dataset {

@@ -1,6 +1,9 @@
 package dev.breakwater.txn;
 
-/** One index of a dataset, for range scans. Thread safety: safe. */
+/**
+ * One index of a dataset, for range scans. Throws {@link EngineClosedException} once the engine is
+ * closed. Thread safety: safe.
+ */
 public interface Index {
 
     String name();

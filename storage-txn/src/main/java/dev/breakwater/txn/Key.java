@@ -15,7 +15,7 @@ public final class Key {
     }
 
     public static Key of(Object... values) {
-        Object[] copy = values.clone();
+        Object[] copy = java.util.Objects.requireNonNull(values, "values").clone();
         for (int i = 0; i < copy.length; i++) {
             if (copy[i] instanceof byte[] b) {
                 copy[i] = b.clone();

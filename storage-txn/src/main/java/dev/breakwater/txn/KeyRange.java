@@ -27,6 +27,7 @@ public record KeyRange(Key low, boolean lowInclusive, Key high, boolean highIncl
      * prefix when it is a string or byte array.
      */
     public static KeyRange prefix(Key prefix) {
+        java.util.Objects.requireNonNull(prefix, "prefix");
         return new KeyRange(prefix, true, prefix, true, true);
     }
 

@@ -13,10 +13,22 @@ import java.util.NoSuchElementException;
  * win over the tree, and whose deletions hide tree entries), decoded into tuples. Outside a
  * transaction the overlay is empty.
  *
- * <p>Thread safety: none; one thread.
+ * <p>Engine close: the tree cursor holds a snapshot of off-heap memory, so every step that reads it
+ * runs inside the engine's {@link OperationGate}, and {@link StorageEngine#close()} first waits for
+ * steps in progress, then {@link #invalidate()}s every open cursor (releasing its snapshot) before
+ * freeing memory. After that every method but {@link #close()} throws {@link EngineClosedException}.
+ *
+ * <p>Invariants: (1) the tree cursor is closed exactly once, by {@link #close()} inside the gate or
+ * by {@link #invalidate()} after the gate is drained, never both (a user close that cannot enter the
+ * gate leaves the cursor registered for the engine to invalidate); (2) no tree-cursor access happens
+ * outside the gate.
+ *
+ * <p>Thread safety: one thread uses a cursor; {@link #invalidate()} runs on the closing thread
+ * only after that thread's steps have drained.
  */
 abstract class OverlayCursor<V> implements Cursor<Tuple> {
 
+    private final StorageEngine engine;
     private final EntryCursor tree;
     private final Iterator<Map.Entry<byte[], V>> overlay;
     private byte[] treeKey;
@@ -24,9 +36,12 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
     private boolean treeDone;
     private Map.Entry<byte[], V> pending;
     private Tuple next;
-    private boolean closed;
+    private volatile boolean closed;
+    private volatile boolean invalidated;
 
-    OverlayCursor(EntryCursor tree, NavigableMap<byte[], V> overlay) {
+    /** Requires: inside the engine's gate (opening reads tree memory); see {@link StorageEngine#openCursor}. */
+    OverlayCursor(StorageEngine engine, EntryCursor tree, NavigableMap<byte[], V> overlay) {
+        this.engine = engine;
         this.tree = tree;
         this.overlay = overlay.entrySet().iterator();
         this.pending = this.overlay.hasNext() ? this.overlay.next() : null;
@@ -51,9 +66,24 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
 
     @Override
     public boolean hasNext() {
+        if (invalidated) {
+            throw new EngineClosedException("cursor used after its storage engine was closed");
+        }
         if (closed) {
             return false;
         }
+        if (next != null) {
+            return true;
+        }
+        engine.enterCursorStep(); // throws EngineClosedException once the engine is closing
+        try {
+            return step();
+        } finally {
+            engine.exitCursorStep();
+        }
+    }
+
+    private boolean step() {
         while (next == null) {
             if (treeKey == null && !treeDone && advanceTree()) {
                 treeKey = tree.key();
@@ -88,14 +118,42 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         return t;
     }
 
+    /** Closes the cursor; after its engine was closed, does nothing (the engine released it). */
     @Override
     public void close() {
+        if (closed || invalidated) {
+            return;
+        }
+        try {
+            engine.enterGate();
+        } catch (EngineClosedException e) {
+            return; // the engine invalidates every cursor still registered
+        }
+        try {
+            if (!closed) {
+                closed = true;
+                engine.cursorClosed(this);
+                tree.close();
+            }
+        } catch (IOException e) {
+            throw new StorageIOException("closing scan", e);
+        } finally {
+            engine.exitGate();
+        }
+    }
+
+    /**
+     * Releases the snapshot on behalf of a closing engine. Requires: the engine's gate is closed
+     * and drained, so no step of this cursor is running or can start.
+     */
+    void invalidate() {
+        invalidated = true;
         if (!closed) {
             closed = true;
             try {
                 tree.close();
-            } catch (IOException e) {
-                throw new StorageIOException("closing scan", e);
+            } catch (IOException | RuntimeException e) {
+                // The engine is closing; the snapshot's memory is freed with everything else.
             }
         }
     }
@@ -113,7 +171,7 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         private final DatasetState ds;
 
         Primary(StorageEngine engine, DatasetState ds, byte[] from, byte[] to, NavigableMap<byte[], WriteSet.Pending> overlay) {
-            super(open(ds.primary, from, to), overlay);
+            super(engine, open(ds.primary, from, to), overlay);
             this.ds = ds;
         }
 
@@ -137,14 +195,9 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         private final int indexedFields;
 
         /** @param tx the transaction, or null for a non-transactional scan */
-        Secondary(TransactionImpl tx, DatasetState ds, DatasetState.Secondary sec, byte[] from, byte[] to,
-                  NavigableMap<byte[], Boolean> overlay) {
-            this(tx == null ? null : tx.engine, tx, ds, sec, from, to, overlay);
-        }
-
         Secondary(StorageEngine engine, TransactionImpl tx, DatasetState ds, DatasetState.Secondary sec, byte[] from, byte[] to,
                   NavigableMap<byte[], Boolean> overlay) {
-            super(open(sec.tree(), from, to), overlay);
+            super(engine, open(sec.tree(), from, to), overlay);
             this.engine = engine;
             this.tx = tx;
             this.ds = ds;

@@ -71,6 +71,7 @@ final class Recovery {
                 for (TreeOp op : ops) {
                     LsmTree tree = engine.trees.get(op.treeId());
                     if (tree != null && lsn > tree.durableLsn()) {
+                        engine.limits.checkReplayed(lsn, op, "tree " + tree.name());
                         tree.write(op.key(), op.key().length, op.value(), op.value().length, op.delete(), lsn);
                         counts[2]++;
                     }

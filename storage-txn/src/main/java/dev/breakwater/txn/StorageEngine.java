@@ -14,7 +14,6 @@ import dev.breakwater.lsm.manager.WriteMemoryManager;
 import dev.breakwater.lsm.manager.WriteMemoryOptions;
 import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
-import dev.breakwater.lsm.sstable.SSTableFormat;
 import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.lsm.tree.TreeResources;
 import dev.breakwater.lsm.version.CorruptManifestException;
@@ -27,11 +26,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,13 @@ import org.slf4j.LoggerFactory;
  * operations to the memory components, so memory holds only committed data. After a crash,
  * {@link #open} replays every record above each tree's durable LSN. A failed fsync or a full disk
  * puts the engine into a failed state: writes throw {@link StorageFailedException}, reads go on.
+ * A commit's outcome is always true: a commit that throws is in no tree, except
+ * {@link CommitNotAppliedException}, which says the commit is durable and will be applied in full
+ * at the next open (the engine then refuses reads as well, so no index disagrees with its primary).
+ *
+ * <h2>Limits</h2>
+ * Keys, records and transactions are checked at the write against what the engine can store
+ * (docs/configuration.md, "Size limits"); memory settings are checked at open against the machine.
  *
  * <p>Thread safety: safe from any thread. {@link #close()} is idempotent; operations after it throw
  * {@link EngineClosedException}.
@@ -101,13 +110,24 @@ public final class StorageEngine implements AutoCloseable {
     private final MemoryTunerService tuner;
     /** What recovery replayed at open. */
     final ReplayResult recovery;
-    private final int maxRecordBytes;
+    /** Key, record and transaction size limits, checked at the API (item: keys that brick a flush). */
+    final WriteLimits limits;
+    /** Calls that touch off-heap memory run inside it; close() shuts it and waits before freeing anything. */
+    private final OperationGate gate = new OperationGate("storage engine");
+    /** Cursors not yet closed; close() invalidates them before the trees release their snapshots. */
+    private final Set<OverlayCursor<?>> openCursors = ConcurrentHashMap.newKeySet();
+    /** The transaction whose inTransaction body runs on this thread, to reject nesting and commit(). */
+    private static final ThreadLocal<TransactionImpl> RUNNING = new ThreadLocal<>();
+    private final Object closeLock = new Object();
     private volatile Throwable failure;
+    /** Non-null once a logged commit could not be applied to every tree: reads are refused too. */
+    private volatile String unappliedCommit;
     private volatile boolean closed;
     /** Optional services (stats endpoint, JMX) started at open and stopped first at close. */
     private volatile Extensions extensions = Extensions.NONE;
 
     private StorageEngine(FileSystem fs, Path dir, StorageConfig config) throws IOException {
+        MemoryCheck.check(config); // before anything is allocated or created
         this.fs = fs;
         this.dir = dir;
         this.config = config;
@@ -132,7 +152,7 @@ public final class StorageEngine implements AutoCloseable {
                     config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
                     config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
                     DatasetDirectory.activeComponentBytes(config)), this::logEndLsn);
-            this.maxRecordBytes = Math.min(SSTableFormat.maxRecordLength(pageSize), pool.pageSize() - 256);
+            this.limits = WriteLimits.of(config, pageSize, pool.pageSize());
             this.catalog = Catalog.load(fs, dir);
             this.directory = new DatasetDirectory(this);
             directory.openAll();
@@ -185,11 +205,13 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Opens (or creates) an engine in {@code dir} with the embedded default configuration. */
     public static StorageEngine open(Path dir) {
-        return open(dir, StorageConfig.defaults());
+        return open(Objects.requireNonNull(dir, "dir"), StorageConfig.defaults());
     }
 
     /** Opens (or creates) an engine in {@code dir}, recovering from the log if it was not closed cleanly. */
     public static StorageEngine open(Path dir, StorageConfig config) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(config, "config");
         FileSystem fs = config.get(ConfigOptions.DIRECT_IO) ? RealFileSystem.create() : RealFileSystem.withoutDirectIo();
         return open(fs, dir, config);
     }
@@ -205,6 +227,9 @@ public final class StorageEngine implements AutoCloseable {
      * @throws StorageIOException if reading or writing the directory fails
      */
     public static StorageEngine open(FileSystem fs, Path dir, StorageConfig config) {
+        Objects.requireNonNull(fs, "fs");
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(config, "config");
         try {
             StorageEngine engine = new StorageEngine(fs, dir, config);
             try {
@@ -284,25 +309,57 @@ public final class StorageEngine implements AutoCloseable {
 
     // ------------------------------------------------------------------ catalog
 
-    /** Creates a dataset; its trees exist (and survive a crash) once this returns. */
+    /**
+     * Creates a dataset; its trees exist (and survive a crash) once this returns.
+     *
+     * @throws SchemaException if a dataset with that name exists (see {@link #createDatasetIfAbsent})
+     */
     public Dataset createDataset(DatasetSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        return create(spec, false);
+    }
+
+    /**
+     * Creates a dataset unless one with the same name exists; returns the dataset either way. What
+     * a program that runs more than once on the same directory calls at start-up.
+     *
+     * @throws SchemaException if the existing dataset's specification differs from {@code spec},
+     *                         naming the first difference (fields, primary key or indexes)
+     */
+    public Dataset createDatasetIfAbsent(DatasetSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        return create(spec, true);
+    }
+
+    private Dataset create(DatasetSpec spec, boolean ifAbsent) {
         checkWritable();
-        synchronized (ddlLock) {
-            if (datasets.containsKey(spec.name())) {
-                throw new SchemaException("dataset " + spec.name() + " already exists");
+        gate.enter();
+        try {
+            synchronized (ddlLock) {
+                DatasetState existing = datasets.get(spec.name());
+                if (existing != null) {
+                    if (!ifAbsent) {
+                        throw new SchemaException("dataset " + spec.name() + " already exists (createDatasetIfAbsent returns it)");
+                    }
+                    SpecDifference.check(existing.spec, spec);
+                    return new DatasetImpl(this, spec.name());
+                }
+                try {
+                    DatasetState state = directory.create(spec);
+                    datasets.put(spec.name(), state);
+                } catch (IOException e) {
+                    throw new StorageIOException("cannot create dataset " + spec.name(), e);
+                }
             }
-            try {
-                DatasetState state = directory.create(spec);
-                datasets.put(spec.name(), state);
-            } catch (IOException e) {
-                throw new StorageIOException("cannot create dataset " + spec.name(), e);
-            }
+        } finally {
+            gate.exit();
         }
         return new DatasetImpl(this, spec.name());
     }
 
     /** The dataset named {@code name}. */
     public Dataset dataset(String name) {
+        Objects.requireNonNull(name, "name");
         checkOpen();
         if (!datasets.containsKey(name)) {
             throw new UnknownDatasetException("no dataset named '" + name + "'; datasets: " + datasets.keySet());
@@ -318,7 +375,17 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Drops a dataset and deletes its files. Transactions still using it fail. */
     public void dropDataset(String name) {
+        Objects.requireNonNull(name, "name");
         checkWritable();
+        gate.enter();
+        try {
+            dropLocked(name);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void dropLocked(String name) {
         synchronized (ddlLock) {
             DatasetState state = datasets.get(name);
             if (state == null) {
@@ -341,7 +408,18 @@ public final class StorageEngine implements AutoCloseable {
      * the dataset wait while it is built.
      */
     public void addIndex(String datasetName, IndexSpec index) {
+        Objects.requireNonNull(datasetName, "datasetName");
+        Objects.requireNonNull(index, "index");
         checkWritable();
+        gate.enter();
+        try {
+            addIndexLocked(datasetName, index);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void addIndexLocked(String datasetName, IndexSpec index) {
         synchronized (ddlLock) {
             DatasetState state = datasets.get(datasetName);
             if (state == null) {
@@ -359,6 +437,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     DatasetState state(Dataset dataset) {
+        Objects.requireNonNull(dataset, "dataset");
         if (!(dataset instanceof DatasetImpl d) || d.engine() != this) {
             throw new UnknownDatasetException("dataset " + dataset + " does not belong to this engine");
         }
@@ -371,9 +450,23 @@ public final class StorageEngine implements AutoCloseable {
 
     // ------------------------------------------------------------------ transactions
 
-    /** Starts a transaction. Close it: an uncommitted transaction is aborted at close. */
+    /**
+     * Starts a transaction. Close it: an uncommitted transaction is aborted at close.
+     *
+     * @throws IllegalStateException inside an {@link #inTransaction} body on the same thread: a
+     *                               second transaction there would wait for the locks of the first
+     */
     public Transaction begin() {
+        rejectNesting("begin()");
         return beginInternal();
+    }
+
+    private void rejectNesting(String what) {
+        TransactionImpl running = RUNNING.get();
+        if (running != null && running.engine == this) {
+            throw new IllegalStateException(what + " inside an inTransaction/callInTransaction body on the same thread: "
+                    + "use the body's transaction (nested transactions are not supported)");
+        }
     }
 
     TransactionImpl beginInternal() {
@@ -382,15 +475,31 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} in a transaction and commits it; if it is aborted by a deadlock or a lock
-     * timeout, runs it again after a randomized, growing backoff (up to 10 s in total).
+     * Runs {@code body} in a transaction and commits it when the body returns; if it is aborted by a
+     * deadlock or a lock timeout, runs it again after a randomized, growing backoff (up to 10 s in
+     * total). An exception from the body aborts the transaction and propagates.
+     *
+     * <p>The body must not call {@link Transaction#commit()} (the commit happens when it returns),
+     * nor start another transaction on the same thread ({@code inTransaction},
+     * {@code callInTransaction} or {@link #begin()}): each is rejected at once with an
+     * {@link IllegalStateException}.
      */
     public <T> T callInTransaction(Function<Transaction, T> body) {
+        Objects.requireNonNull(body, "body");
+        rejectNesting("callInTransaction/inTransaction");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         int attempt = 0;
         while (true) {
             try (TransactionImpl tx = beginInternal()) {
-                T result = body.apply(tx);
+                T result;
+                tx.managed = true;
+                RUNNING.set(tx);
+                try {
+                    result = body.apply(tx);
+                } finally {
+                    RUNNING.remove();
+                    tx.managed = false;
+                }
                 tx.commit();
                 return result;
             } catch (TransactionAbortedException e) {
@@ -405,6 +514,7 @@ public final class StorageEngine implements AutoCloseable {
 
     /** {@link #callInTransaction(Function)} for bodies without a result. */
     public void inTransaction(Consumer<Transaction> body) {
+        Objects.requireNonNull(body, "body");
         callInTransaction(tx -> {
             body.accept(tx);
             return null;
@@ -425,22 +535,60 @@ public final class StorageEngine implements AutoCloseable {
     /** The committed record with primary key {@code pk}, or null. */
     Tuple readCommitted(DatasetState ds, byte[] pk) {
         ValueHolder out = HOLDER.get();
+        gate.enter();
         try {
+            checkReadable();
             if (ds.primary.get(pk, pk.length, out) == LookupResult.FOUND) {
                 return ds.records.decode(out.bytes(), out.length());
             }
             return null;
         } catch (IOException e) {
             throw new StorageIOException("read from dataset " + ds.spec.name(), e);
+        } finally {
+            gate.exit();
         }
     }
 
-    void checkRecordSize(DatasetState ds, byte[] pk, Tuple record) {
-        int size = ds.records.encode(record).length + pk.length;
-        if (size > maxRecordBytes) {
-            throw new RecordTooLargeException("record of " + size + " bytes (key and value) for dataset " + ds.spec.name()
-                    + " exceeds the limit of " + maxRecordBytes + " bytes for page size " + cache.pageSize());
+    /** Opens a cursor inside the gate and registers it, so that {@link #close()} can invalidate it. */
+    <C extends OverlayCursor<?>> C openCursor(Supplier<C> factory) {
+        gate.enter();
+        try {
+            checkReadable();
+            C cursor = factory.get();
+            openCursors.add(cursor);
+            return cursor;
+        } finally {
+            gate.exit();
         }
+    }
+
+    /** Enters the gate for one cursor step; see {@link OperationGate}. */
+    void enterCursorStep() {
+        gate.enter();
+        try {
+            checkReadable();
+        } catch (RuntimeException e) {
+            gate.exit();
+            throw e;
+        }
+    }
+
+    void exitCursorStep() {
+        gate.exit();
+    }
+
+    /** A cursor closed by its user; requires: called inside the gate. */
+    void cursorClosed(OverlayCursor<?> cursor) {
+        openCursors.remove(cursor);
+    }
+
+    /** Enters the gate (throws EngineClosedException once close() began); pair with {@link #exitGate()}. */
+    void enterGate() {
+        gate.enter();
+    }
+
+    void exitGate() {
+        gate.exit();
     }
 
     /**
@@ -457,15 +605,57 @@ public final class StorageEngine implements AutoCloseable {
             if (!perDataset.getValue().isEmpty()) {
                 writeMemory.noteWrite(ds.spec.name());
             }
-            for (var e : perDataset.getValue().entrySet()) {
-                addOps(ds, e.getKey(), e.getValue(), ops);
+            for (WriteSet.Pending p : perDataset.getValue().values()) {
+                ops.addAll(p.ops());
             }
         }
         if (ops.isEmpty()) {
             return;
         }
-        checkWritable();
         byte[] payload = CommitRecordFormat.encode(ops);
+        gate.enter();
+        try {
+            checkWritable();
+            checkTreesAcceptWrites(ops);
+            logAndApply(tx, ops, payload);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /*
+     * A commit's outcome must be true: either every tree gets the transaction and the caller is told
+     * so, or no tree does. Once the log record is appended the transaction is (or, under SYNC, will
+     * be once synced) committed, because recovery replays it. So everything that can be checked is
+     * checked before the append: keys and record sizes at each write (WriteLimits), the transaction
+     * size at each write, and here that every tree takes writes (a tree whose background flush
+     * failed refuses them). What can still fail after the append is rare (a flush failing in the
+     * instant between check and apply, a write stalled past its timeout because memory cannot be
+     * freed): then the exception says the commit is durable, the engine refuses reads and writes
+     * until reopened, and the commit stays in the flush guard (inFlight) so that no tree can make a
+     * later LSN durable and have recovery skip the missing part.
+     */
+    private void checkTreesAcceptWrites(List<TreeOp> ops) {
+        long checked = Long.MIN_VALUE;
+        for (TreeOp op : ops) {
+            if (op.treeId() == checked) {
+                continue;
+            }
+            checked = op.treeId();
+            LsmTree tree = trees.get(op.treeId());
+            if (tree == null) {
+                continue;
+            }
+            try {
+                tree.checkWritable();
+            } catch (IOException | IllegalStateException e) {
+                throw new StorageFailedException("commit refused before logging, nothing was written: " + e.getMessage()
+                        + ". Reopen the engine after fixing the cause; the tree's acknowledged data is in the log", e);
+            }
+        }
+    }
+
+    private void logAndApply(TransactionImpl tx, List<TreeOp> ops, byte[] payload) {
         inFlight.put(tx, log.endLsn());
         long lsn;
         try {
@@ -474,30 +664,26 @@ public final class StorageEngine implements AutoCloseable {
             if (durability == Durability.SYNC) {
                 log.awaitDurable(lsn);
             }
-            apply(ops, lsn);
         } catch (IOException e) {
-            fail(e);
-            throw new StorageFailedException("commit failed and was not acknowledged: " + e.getMessage(), e);
-        } finally {
             inFlight.remove(tx);
+            fail(e);
+            throw new StorageFailedException("commit failed and was not acknowledged: the log could not be written or synced ("
+                    + e.getMessage() + "). No tree has the transaction; the engine now refuses writes. After a restart the "
+                    + "transaction is wholly present or wholly absent, depending on whether its log record reached the disk", e);
         }
-    }
-
-    private static void addOps(DatasetState ds, byte[] pk, WriteSet.Pending p, List<TreeOp> ops) {
-        if (p.beforeKnown && p.before == null && p.after == null) {
-            return; // inserted and deleted in the same transaction
+        try {
+            apply(ops, lsn);
+        } catch (IOException | RuntimeException e) {
+            // Deliberately left in inFlight: see the comment above checkTreesAcceptWrites.
+            String what = "transaction at LSN " + lsn + (durability == Durability.SYNC ? " is committed and durable"
+                    : " is committed (ASYNC: durable once the log syncs)") + ", but applying it to the trees failed part way ("
+                    + e.getMessage() + "). Reopen the engine: recovery applies it to every tree. Until then this engine refuses "
+                    + "reads and writes so that no index disagrees with its primary";
+            unappliedCommit = what;
+            fail(e);
+            throw new CommitNotAppliedException(what, lsn, e);
         }
-        ops.add(p.after == null ? TreeOp.delete(ds.primaryTreeId, pk) : TreeOp.put(ds.primaryTreeId, pk, ds.records.encode(p.after)));
-        for (DatasetState.Secondary sec : ds.secondaries) {
-            byte[] oldKey = p.before == null ? null : sec.codec().keyOf(p.before);
-            byte[] newKey = p.after == null ? null : sec.codec().keyOf(p.after);
-            if (oldKey != null && (newKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
-                ops.add(TreeOp.delete(sec.treeId(), oldKey));
-            }
-            if (newKey != null && (oldKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
-                ops.add(TreeOp.put(sec.treeId(), newKey, TreeOp.EMPTY));
-            }
-        }
+        inFlight.remove(tx);
     }
 
     /** Applies tree ops logged at {@code lsn}; trees unknown to the engine (dropped) are skipped. */
@@ -538,8 +724,26 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    private static boolean acceptsWrites(LsmTree t) {
+        try {
+            t.checkWritable();
+            return true;
+        } catch (IOException | IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /** Reads are refused only after a logged commit could not be applied (see {@link CommitNotAppliedException}). */
+    void checkReadable() {
+        String unapplied = unappliedCommit;
+        if (unapplied != null) {
+            throw new StorageFailedException("storage engine in " + dir + " refuses reads: " + unapplied);
+        }
+    }
+
     void checkWritable() {
         checkOpen();
+        checkReadable();
         Throwable f = failure;
         if (f != null) {
             throw new StorageFailedException("storage engine in " + dir + " refuses writes after a failure: " + f.getMessage(), f);
@@ -559,7 +763,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     int maxRecordBytes() {
-        return maxRecordBytes;
+        return limits.maxRecordBytes();
     }
 
     Map<String, DatasetState> datasetStates() {
@@ -576,7 +780,12 @@ public final class StorageEngine implements AutoCloseable {
      */
     public long resizeWriteMemory(long bytes, long maxWaitMillis) {
         checkOpen();
-        return writeMemory.resize(bytes, maxWaitMillis);
+        gate.enter();
+        try {
+            return writeMemory.resize(bytes, maxWaitMillis);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
@@ -587,10 +796,14 @@ public final class StorageEngine implements AutoCloseable {
      */
     public long resizeBufferCache(long bytes) {
         checkOpen();
-        return cache.resize(bytes).capacityBytes();
+        gate.enter();
+        try {
+            return cache.resize(bytes).capacityBytes();
+        } finally {
+            gate.exit();
+        }
     }
 
-    /** A snapshot of the engine's statistics. */
     /**
      * Flushes the memory components of every tree and waits until no merge is running or due, so
      * that no work left over from earlier writes is paid for by later ones. For benchmarks that
@@ -598,6 +811,7 @@ public final class StorageEngine implements AutoCloseable {
      */
     public void flushAndAwaitMerges() {
         checkWritable();
+        gate.enter();
         try {
             for (LsmTree t : trees.values()) {
                 t.flush();
@@ -607,12 +821,20 @@ public final class StorageEngine implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new StorageIOException("flushing and settling engine in " + dir, e);
+        } finally {
+            gate.exit();
         }
     }
 
+    /** A snapshot of the engine's statistics. */
     public EngineStatistics statistics() {
         checkOpen();
-        return EngineStatistics.of(this);
+        gate.enter();
+        try {
+            return EngineStatistics.of(this);
+        } finally {
+            gate.exit();
+        }
     }
 
     // ------------------------------------------------------------------ memory tuner hooks
@@ -628,23 +850,40 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
-     * Flushes every tree's memory and closes everything. Idempotent. After a clean close, the next
-     * open has nothing to replay.
+     * Flushes every tree's memory and closes everything. Idempotent and safe from any thread. After a
+     * clean close, the next open has nothing to replay.
+     *
+     * <p>Calls in progress on other threads (a read, one cursor step, a commit) are waited for; they
+     * are short. Open cursors are then <b>invalidated</b>, not waited for: their snapshots are
+     * released, and any later use of them, as of every other handle ({@link Dataset},
+     * {@link Index}, {@link Transaction}), throws {@link EngineClosedException}; closing them is a
+     * no-op. No handle can touch the memory freed here.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
         }
-        closed = true;
         extensions.close();
         tuner.stop();
+        gate.closeAndDrain();
+        for (OverlayCursor<?> c : openCursors) {
+            c.invalidate();
+        }
+        openCursors.clear();
         monitor.stop();
         IOException first = null;
         boolean allFlushed = failure == null;
         for (LsmTree t : trees.values()) {
             try {
-                t.close(failure == null);
+                // A tree whose background flush failed is closed without a flush: its memory is lost
+                // and only the log holds it, so the log must not be truncated by a checkpoint.
+                boolean healthy = acceptsWrites(t);
+                allFlushed &= healthy;
+                t.close(failure == null && healthy);
             } catch (IOException e) {
                 first = first == null ? e : first;
                 allFlushed = false;

@@ -7,6 +7,12 @@ package dev.breakwater.txn;
  * ranges, see {@link StorageEngine}) makes the schedule serializable; a deadlock aborts one
  * transaction with {@link TransactionAbortedException}.
  *
+ * <p>Writes check sizes at once: a key over the key limit throws {@link IllegalArgumentException},
+ * a record over the record limit {@link RecordTooLargeException}, and the write that would take the
+ * transaction's log record past {@code max-transaction-size} {@link TransactionTooLargeException}
+ * (the transaction keeps its earlier writes). Null arguments throw a {@link NullPointerException}
+ * naming the argument; any use after the engine closed throws {@link EngineClosedException}.
+ *
  * <p>Thread safety: a transaction is used by one thread. Close it (try-with-resources): closing an
  * uncommitted transaction aborts it.
  */
@@ -28,8 +34,15 @@ public interface Transaction extends AutoCloseable {
 
     /**
      * Makes the writes durable (per the engine's durability mode) and visible, then releases locks.
+     * Not allowed inside {@link StorageEngine#inTransaction} (which commits when its body returns).
      *
-     * @throws StorageFailedException if the log cannot be written; nothing was acknowledged
+     * @throws StorageFailedException   if the commit was refused or the log could not be written;
+     *                                  no tree has the transaction (after a failed fsync, a restart
+     *                                  shows it wholly or not at all)
+     * @throws CommitNotAppliedException (a StorageFailedException) if the commit is logged but could
+     *                                  not be applied to every tree: it is committed, and the next
+     *                                  open applies it in full
+     * @throws IllegalStateException    inside an {@code inTransaction} body
      */
     void commit();
 

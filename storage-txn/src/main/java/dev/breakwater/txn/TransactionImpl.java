@@ -3,6 +3,7 @@ package dev.breakwater.txn;
 import dev.breakwater.txn.lock.LockMode;
 import java.util.Arrays;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -19,6 +20,8 @@ final class TransactionImpl implements Transaction {
     final EngineLocks.Owner locks;
     private final WriteSet writes = new WriteSet();
     private State state = State.ACTIVE;
+    /** True while an inTransaction body runs: the engine commits when it returns, so commit() is refused. */
+    boolean managed;
 
     TransactionImpl(StorageEngine engine, EngineLocks.Owner locks) {
         this.engine = engine;
@@ -88,6 +91,7 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public Tuple get(Dataset dataset, Key primaryKey) {
+        Objects.requireNonNull(primaryKey, "primaryKey");
         checkActive();
         DatasetState ds = engine.state(dataset);
         engine.operations.pointRead();
@@ -110,6 +114,8 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public Cursor<Tuple> scan(Dataset dataset, String index, KeyRange range) {
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(range, "range");
         checkActive();
         DatasetState ds = engine.state(dataset);
         engine.operations.scan();
@@ -118,7 +124,7 @@ final class TransactionImpl implements Transaction {
             byte[] from = ds.primaryKeys.from(range);
             byte[] to = ds.primaryKeys.to(range);
             NavigableMap<byte[], WriteSet.Pending> overlay = slice(writes.of(ds), from, to);
-            return new OverlayCursor.Primary(engine, ds, from, to, overlay);
+            return engine.openCursor(() -> new OverlayCursor.Primary(engine, ds, from, to, overlay));
         }
         DatasetState.Secondary sec = ds.secondary(index);
         lockRange(sec.treeId(), sec.codec(), range);
@@ -133,7 +139,8 @@ final class TransactionImpl implements Transaction {
                 overlay.put(sec.codec().keyOf(p.after), Boolean.TRUE);
             }
         }
-        return new OverlayCursor.Secondary(this, ds, sec, from, to, slice(overlay, from, to));
+        NavigableMap<byte[], Boolean> sliced = slice(overlay, from, to);
+        return engine.openCursor(() -> new OverlayCursor.Secondary(engine, this, ds, sec, from, to, sliced));
     }
 
     private static <V> NavigableMap<byte[], V> slice(TreeMap<byte[], V> m, byte[] from, byte[] to) {
@@ -153,6 +160,7 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public void insert(Dataset dataset, Tuple record) {
+        Objects.requireNonNull(record, "record");
         checkActive();
         DatasetState ds = engine.state(dataset);
         byte[] pk = prepareWrite(ds, record);
@@ -167,6 +175,7 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public void upsert(Dataset dataset, Tuple record) {
+        Objects.requireNonNull(record, "record");
         checkActive();
         DatasetState ds = engine.state(dataset);
         byte[] pk = prepareWrite(ds, record);
@@ -175,9 +184,11 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public boolean delete(Dataset dataset, Key primaryKey) {
+        Objects.requireNonNull(primaryKey, "primaryKey");
         checkActive();
         DatasetState ds = engine.state(dataset);
         byte[] pk = ds.primaryKeys.encodeFull(primaryKey);
+        engine.limits.checkPrimaryKey(ds, pk);
         lockKey(ds.primaryTreeId, ds.primaryKeys, pk, LockMode.X);
         WriteSet.Pending pending = writes.get(ds, pk);
         Tuple current = pending != null ? pending.after : engine.readCommitted(ds, pk);
@@ -191,7 +202,7 @@ final class TransactionImpl implements Transaction {
     private byte[] prepareWrite(DatasetState ds, Tuple record) {
         ds.records.validate(record);
         byte[] pk = ds.primaryKeys.keyOf(record);
-        engine.checkRecordSize(ds, pk, record);
+        engine.limits.checkWrite(ds, pk, record);
         lockKey(ds.primaryTreeId, ds.primaryKeys, pk, LockMode.X);
         return pk;
     }
@@ -204,17 +215,15 @@ final class TransactionImpl implements Transaction {
      *                       here only when secondary indexes need it
      */
     private void buffer(DatasetState ds, byte[] pk, Tuple after, Tuple committed, boolean known) {
-        TreeMap<byte[], WriteSet.Pending> m = writes.of(ds);
-        WriteSet.Pending p = m.get(pk);
+        WriteSet.Pending p = writes.get(ds, pk);
         if (p == null) {
             if (!known && !ds.secondaries.isEmpty()) {
                 committed = engine.readCommitted(ds, pk);
                 known = true;
             }
             p = new WriteSet.Pending(known ? committed : null, known);
-            m.put(pk, p);
         }
-        p.after = after;
+        writes.write(ds, pk, p, after, engine.limits.maxTransactionBytes());
         for (DatasetState.Secondary sec : ds.secondaries) {
             if (p.before != null) {
                 lockKey(sec.treeId(), sec.codec(), sec.codec().keyOf(p.before), LockMode.X);
@@ -229,6 +238,10 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public void commit() {
+        if (managed) {
+            throw new IllegalStateException("commit() inside an inTransaction/callInTransaction body: the engine commits "
+                    + "when the body returns (throw from the body to abort)");
+        }
         checkActive();
         try {
             int records = 0;
@@ -238,6 +251,9 @@ final class TransactionImpl implements Transaction {
             engine.commit(this);
             engine.operations.recordWrites(records);
             state = State.COMMITTED;
+        } catch (CommitNotAppliedException e) {
+            state = State.COMMITTED; // logged: recovery applies it
+            throw e;
         } catch (RuntimeException e) {
             state = State.ABORTED;
             throw e;

@@ -17,7 +17,7 @@ public final class Tuple {
 
     /** A tuple of the given values, in field order. */
     public static Tuple of(Object... values) {
-        Object[] copy = values.clone();
+        Object[] copy = java.util.Objects.requireNonNull(values, "values").clone();
         for (int i = 0; i < copy.length; i++) {
             if (copy[i] instanceof byte[] b) {
                 copy[i] = b.clone();

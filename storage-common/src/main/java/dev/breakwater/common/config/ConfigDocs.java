@@ -36,6 +36,23 @@ public final class ConfigDocs {
         }
         sb.append("\n## Derived values\n\n")
                 .append("- buffer cache = `total-memory` - `write-memory` (not an option; the memory tuner moves the split at run time)\n");
+        sb.append("\n## Checked at open\n\n")
+                .append("- `total-memory` must fit in the machine's physical memory and in the JVM's direct-memory limit\n")
+                .append("  (`-XX:MaxDirectMemorySize`, which defaults to the maximum heap `-Xmx`) minus the direct memory already\n")
+                .append("  in use: both pools are off-heap direct buffers. Otherwise `open` fails at once, before allocating\n")
+                .append("  anything, with both numbers and the option or JVM flag to change.\n");
+        sb.append("\n## Size limits\n\n")
+                .append("Checked at the write, with an exception that names the dataset, index and fields:\n\n")
+                .append("- a key of any index (the encoded primary key; for a secondary index the encoded indexed fields followed\n")
+                .append("  by the primary key) is at most about half a page: 8,128 bytes with the default 16 KiB `page-size`\n")
+                .append("  (1,984 with 4 KiB pages); longer keys fail with `IllegalArgumentException`. Each field encodes to a\n")
+                .append("  1-byte tag plus: int32 4 bytes, int64 and float64 8, a string (UTF-8) or byte array its bytes, each\n")
+                .append("  zero byte doubled, plus a 2-byte terminator; null nothing.\n")
+                .append("- a record (encoded primary key plus encoded record) fits one page: 16,352 bytes with 16 KiB pages\n")
+                .append("  (4,064 with 4 KiB pages);\n")
+                .append("  larger records fail with `RecordTooLargeException`.\n")
+                .append("- a transaction's log payload is at most `max-transaction-size`; the write that would cross it fails\n")
+                .append("  with `TransactionTooLargeException` and the transaction stays usable.\n");
         return sb.toString();
     }
 

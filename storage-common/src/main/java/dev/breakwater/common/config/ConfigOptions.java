@@ -104,6 +104,12 @@ public final class ConfigOptions {
     public static final Option<Long> LOG_SEGMENT_SIZE = define("log-segment-size", ValueType.BYTES, 64 * MIB, "bytes",
             MIB, GIB, null, null,
             "Size of one transaction-log segment file.");
+    public static final Option<Long> MAX_TRANSACTION_SIZE = define("max-transaction-size", ValueType.BYTES, MIB, "bytes",
+            64 * KIB, GIB, null, null,
+            "Largest log payload of one transaction: the encoded keys and records of every tree write it makes (a record write "
+                    + "costs about its key and record plus each secondary key, twice for a changed one, plus 17 bytes per tree write). "
+                    + "The write that would take a transaction past it fails at once with TransactionTooLargeException; the "
+                    + "transaction stays usable. Capped at log-segment-size minus the 16-byte log record header.");
     public static final Option<Long> MAX_LOG_SIZE = define("max-log-size", ValueType.BYTES, GIB, "bytes",
             MIB, null, null, null,
             "Log length at which log-triggered flushes start so the log can be truncated; also triggers a tuning cycle.");

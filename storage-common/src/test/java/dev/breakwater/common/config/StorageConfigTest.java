@@ -45,7 +45,7 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(44, ConfigOptions.ALL.size());
+        assertEquals(45, ConfigOptions.ALL.size());
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -166,7 +166,6 @@ class StorageConfigTest {
                 .set(ConfigOptions.HTTP_BIND, "0.0.0.0")
                 .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
                 .set(ConfigOptions.JMX_ENABLED, false)
-
                 .set(ConfigOptions.TUNER, false)
                 .set(ConfigOptions.TUNER_WRITE_WEIGHT, 2.0)
                 .set(ConfigOptions.TUNER_READ_WEIGHT, 0.5)
@@ -180,6 +179,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.TUNER_CACHE_FLOOR_PAGES, 512)
                 .set(ConfigOptions.TUNER_SEED, 200 * MIB)
                 .set(ConfigOptions.TUNER_HISTORY, 50)
+                .set(ConfigOptions.MAX_TRANSACTION_SIZE, 4 * MIB)
                 .build();
     }
 

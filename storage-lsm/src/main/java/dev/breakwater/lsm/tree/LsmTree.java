@@ -414,7 +414,14 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         installSuperVersion(current.active);
     }
 
-    void checkWritable() throws IOException {
+    /**
+     * Throws what {@link #write} would throw now because the tree refuses writes: for a caller that
+     * must know before it logs a write that the tree will take it (the engine's commit).
+     *
+     * @throws IllegalStateException if the tree is closed
+     * @throws IOException           if a background flush or merge failed
+     */
+    public void checkWritable() throws IOException {
         if (closed) {
             throw new IllegalStateException("tree " + name + " is closed");
         }

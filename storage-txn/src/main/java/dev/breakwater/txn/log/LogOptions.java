@@ -13,7 +13,8 @@ import dev.breakwater.common.config.StorageConfig;
  *                               ASYNC: it returns once the record is in the log buffer
  * @param asyncSyncIntervalMillis with ASYNC, the longest a record waits in memory before the flusher
  *                               writes and syncs it (without anyone waiting for it)
- * @param maxRecordSize          largest payload in bytes; a transaction with more must be split
+ * @param maxRecordSize          largest payload in bytes; the engine refuses the write that would take a
+ *                               transaction past it ({@code max-transaction-size})
  * @param bufferSize             bytes of each of the two log buffers (one fills while the other is
  *                               written); must hold at least one largest record. Appenders wait when
  *                               the filling buffer is full.
@@ -21,7 +22,7 @@ import dev.breakwater.common.config.StorageConfig;
 public record LogOptions(long segmentSize, Durability durability, long asyncSyncIntervalMillis, int maxRecordSize,
                          int bufferSize) {
 
-    /** Default largest payload: 1 MiB. Larger transactions are split by the engine. */
+    /** Default largest payload: 1 MiB (the default of {@code max-transaction-size}). */
     public static final int DEFAULT_MAX_RECORD_SIZE = 1 << 20;
     /**
      * Default buffer size: 4 MiB. At 6,000 fsyncs/s (docs: NOTES.md) a 4 MiB batch per fsync
@@ -50,12 +51,16 @@ public record LogOptions(long segmentSize, Durability durability, long asyncSync
         }
     }
 
-    /** The log settings of an engine configuration, with default record and buffer sizes. */
+    /**
+     * The log settings of an engine configuration: the largest record is {@code max-transaction-size}
+     * (capped so that a record fits one segment), and each buffer holds at least one largest record.
+     */
     public static LogOptions fromConfig(StorageConfig config) {
         long segmentSize = config.get(ConfigOptions.LOG_SEGMENT_SIZE);
-        int maxRecord = (int) Math.min(DEFAULT_MAX_RECORD_SIZE, segmentSize - LogRecordFormat.HEADER_LENGTH);
+        int maxRecord = (int) Math.min(config.get(ConfigOptions.MAX_TRANSACTION_SIZE), segmentSize - LogRecordFormat.HEADER_LENGTH);
+        int bufferSize = Math.max(DEFAULT_BUFFER_SIZE, LogRecordFormat.recordLength(maxRecord));
         return new LogOptions(segmentSize, config.get(ConfigOptions.DURABILITY),
-                config.get(ConfigOptions.ASYNC_SYNC_INTERVAL), maxRecord, DEFAULT_BUFFER_SIZE);
+                config.get(ConfigOptions.ASYNC_SYNC_INTERVAL), maxRecord, bufferSize);
     }
 
     /** Options for {@code segmentSize} and {@code durability}, other settings at their defaults. */
