@@ -124,6 +124,10 @@ public final class BreakwaterMetrics implements MeterBinder {
                         return Double.NaN;  // a dropped tree, or an engine closed before its first scrape
                     }
                 })
+                // Strong: Micrometer holds meter state weakly, and a binder made in one line
+                // (new BreakwaterMetrics(engine).bindTo(registry)) has no other owner; the gauges
+                // keep the shared StatsCache alive for the function counters too.
+                .strongReference(true)
                 .baseUnit(unit).description(description).tags(tags).tags(extra).register(r);
     }
 
