@@ -33,7 +33,7 @@ public final class OptionConstraint<T extends Comparable<? super T>> {
         return new OptionConstraint<>(smaller, larger, false, reason);
     }
 
-    /** The rule in words, e.g. "write-memory < total-memory (the buffer cache gets the rest)". */
+    /** The rule in words, e.g. {@code "write-memory < total-memory (the buffer cache gets the rest)"}. */
     public String describe() {
         return smaller.name() + (strict ? " < " : " <= ") + larger.name() + " (" + reason + ")";
     }
