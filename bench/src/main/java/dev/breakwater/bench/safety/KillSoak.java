@@ -56,6 +56,8 @@ public final class KillSoak {
     private final Path base;
     private final PrintStream log;
     private final SoakTotals totals = new SoakTotals();
+    /** The running child, killed by a shutdown hook if the soak itself is stopped. */
+    private volatile SoakChild current;
 
     KillSoak(int cycles, long seed, int workMillis, int freshEvery, Path base, PrintStream log) {
         this.cycles = cycles;
@@ -105,6 +107,12 @@ public final class KillSoak {
     /** Runs every cycle (or stops at the first directory that cannot be opened) and returns the result. */
     Map<String, Object> run() throws IOException, InterruptedException {
         Files.createDirectories(base);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            SoakChild c = current;
+            if (c != null) {
+                c.killQuietly();
+            }
+        }, "kill-soak-child"));
         SplittableRandom rnd = new SplittableRandom(seed);
         long start = System.nanoTime();
         long lastReport = start;
@@ -171,6 +179,7 @@ public final class KillSoak {
         long closeAfter = target == KillPhase.CLOSE ? rnd.nextInt(workMillis) : -1;
         long ackedBefore = model.ackedCount();
         SoakChild child = new SoakChild(dir, firstTxn, closeAfter, model, base.resolve("child-stderr.log"));
+        current = child;
         KillPhase waitFor = target == KillPhase.OPEN ? KillPhase.OPEN : target;
         if (!child.awaitPhase(waitFor, PHASE_TIMEOUT_MILLIS)) {
             totals.example("cycle " + cycle + ": child did not reach " + waitFor + " within " + PHASE_TIMEOUT_MILLIS + " ms");

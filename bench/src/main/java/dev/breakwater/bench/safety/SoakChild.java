@@ -77,12 +77,20 @@ final class SoakChild {
      */
     KillPhase kill() throws InterruptedException {
         KillPhase landed = process.isAlive() ? currentPhase() : KillPhase.AFTER_CLOSE;
-        process.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no flush
+        // SIGKILL on Linux: no shutdown hooks, no flush. Through the handle, because
+        // Process.destroyForcibly also closes our end of the pipe, which drops the lines the child
+        // wrote but we had not read yet (its last TRY/ACKs would then look like phantoms).
+        process.toHandle().destroyForcibly();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("child " + process.pid() + " did not die within 60 s of SIGKILL");
         }
         reader.join(10_000);
         return landed;
+    }
+
+    /** Sends SIGKILL without waiting (for a shutdown hook). */
+    void killQuietly() {
+        process.toHandle().destroyForcibly();
     }
 
     /** True if the child exited by itself with a failure (not killed, not a clean exit). */
