@@ -168,8 +168,28 @@ final class EngineMonitor implements Runnable {
         try (StorageFile f = engine.fs.open(file, OpenOption.READ)) {
             ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(f.size()));
             f.read(0, buf);
-            var node = new ObjectMapper().readTree(java.util.Arrays.copyOf(buf.array(), buf.position()));
-            return node.path("logStartLsn").asLong(0);
+            return parseLogStart(java.util.Arrays.copyOf(buf.array(), buf.position()), file.toString());
         }
+    }
+
+    /**
+     * The {@code logStartLsn} of a checkpoint file's bytes: a JSON object whose {@code logStartLsn}
+     * is a whole number &ge; 0. Anything else is damage: recovery must not guess where to start.
+     *
+     * @throws IOException naming {@code file} if the bytes are not such an object
+     */
+    static long parseLogStart(byte[] json, String file) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode node;
+        try {
+            node = new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            throw new IOException("checkpoint " + file + " is not valid JSON: " + e.getMessage(), e);
+        }
+        com.fasterxml.jackson.databind.JsonNode start = node == null ? null : node.get("logStartLsn");
+        if (start == null || !start.isIntegralNumber() || !start.canConvertToLong() || start.asLong() < 0) {
+            throw new IOException("checkpoint " + file + " has no valid logStartLsn (a whole number >= 0): "
+                    + (start == null ? "missing" : start.toString()) + "; restore the file or remove it to replay the whole log");
+        }
+        return start.asLong();
     }
 }

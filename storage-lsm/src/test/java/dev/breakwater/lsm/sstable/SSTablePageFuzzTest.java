@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the SSTable page decoders — leaf (plain and LZ4), index, Bloom and footer pages — through
@@ -26,8 +25,7 @@ class SSTablePageFuzzTest {
 
     private static final SSTableFuzzTarget TARGET = new SSTableFuzzTarget();
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void leafPage(byte[] data) throws IOException {
         try {
             TARGET.run(data, m -> m.leafFirstPage() + m.leafPageCount() / 2);
@@ -36,8 +34,7 @@ class SSTablePageFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void indexPage(byte[] data) throws IOException {
         try {
             TARGET.run(data, SSTableMetadata::rootPage);
@@ -46,8 +43,7 @@ class SSTablePageFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void bloomPage(byte[] data) throws IOException {
         try {
             TARGET.run(data, SSTableMetadata::bloomFirstPage);
@@ -56,8 +52,7 @@ class SSTablePageFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void footerPage(byte[] data) throws IOException {
         try {
             TARGET.run(withFooterCrc(data), SSTableMetadata::footerPage);

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the manifest decoders: whole manifest files replayed by {@link Manifest#open} and single
@@ -31,8 +30,7 @@ class ManifestFuzzTest {
 
     private static final Path DIR = Path.of("/tree");
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void manifestFile(byte[] data) throws IOException {
         if (data.length < 1) {
             return;
@@ -54,8 +52,7 @@ class ManifestFuzzTest {
         opened.manifest().close();
     }
 
-    @FuzzTest(maxDuration = "3m")
-    @Timeout(60)
+    @FuzzTest(maxDuration = "2m")
     void versionEdit(byte[] data) {
         try {
             VersionEdit e = VersionEdit.decode(data);
