@@ -125,6 +125,10 @@ public final class KillSoak {
                     deleteOwnRun(dir);
                 }
                 dir = base.resolve(String.format("run-%05d", cycle));
+                if (Files.exists(dir)) {
+                    // the soak deletes only run directories it created itself
+                    throw new IllegalStateException(dir + " already exists: give --dir an empty or new directory");
+                }
                 model = new CrashModel();
                 dirDamaged = false;
                 try (StorageEngine engine = StorageEngine.open(dir, CrashWorkload.config())) {
