@@ -99,7 +99,10 @@ final class LeafView {
         return getInt(LeafPageDescriptor.valueLengthOffset(entry)) & ~LeafPageDescriptor.TOMBSTONE_BIT;
     }
 
-    /** Requires: {@code entry} came from {@link #entry}. Sign of (key of {@code entry}) compared with {@code key[0, keyLen)}, unsigned lexicographic. */
+    /**
+     * Sign of (key of {@code entry}) compared with {@code key[0, keyLen)}, unsigned lexicographic.
+     * Requires: {@code entry} came from {@link #entry}.
+     */
     int compare(int entry, byte[] key, int keyLen) {
         int from = LeafPageDescriptor.keyOffset(entry);
         int len = keyLength(entry);
