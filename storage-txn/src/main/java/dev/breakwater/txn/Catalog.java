@@ -87,21 +87,52 @@ final class Catalog {
         } catch (IOException e) {
             throw new IOException("catalog " + path + " is unreadable: " + e.getMessage(), e);
         }
+        if (json == null) {
+            throw new IOException("catalog " + path + " is empty (JSON null); restore it from a backup");
+        }
         if (json.formatVersion() != FORMAT_VERSION) {
             throw new IOException("catalog " + path + " has format version " + json.formatVersion() + ", this build reads " + FORMAT_VERSION);
         }
         c.nextId = json.nextId();
+        check(json.datasets() != null, path, "has no datasets list");
         if (json.garbage() != null) {
             c.garbage.addAll(json.garbage());
         }
         for (DatasetJson d : json.datasets()) {
+            Entry e = entry(d, path);
+            check(!c.byName.containsKey(e.spec().name()), path, "names dataset " + e.spec().name() + " twice");
+            check(e.id() >= 0 && e.id() < c.nextId && e.primaryTree() >= 0 && e.primaryTree() < c.nextId
+                    && e.indexTrees().values().stream().allMatch(t -> t != null && t >= 0 && t < c.nextId),
+                    path, "gives dataset " + e.spec().name() + " an id or tree id outside [0, nextId " + c.nextId
+                    + "): ids would be reused");
+            c.byName.put(e.spec().name(), e);
+        }
+        return c;
+    }
+
+    /** One dataset of a loaded catalog, every field checked: a damaged catalog is an IOException, not an NPE. */
+    private static Entry entry(DatasetJson d, Path path) throws IOException {
+        check(d != null && d.name() != null && d.fields() != null && d.primaryKey() != null && d.indexes() != null,
+                path, "has a dataset without a name, fields, primary key or index list");
+        check(d.fields().stream().allMatch(f -> f != null && f.name() != null && f.type() != null)
+                && !d.primaryKey().contains(null)
+                && d.indexes().stream().allMatch(i -> i != null && i.name() != null && i.fields() != null && !i.fields().contains(null)),
+                path, "has an incomplete field, key or index in dataset " + d.name());
+        try {
             List<Field> fields = d.fields().stream().map(f -> new Field(f.name(), f.type(), f.nullable())).toList();
             List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
             Map<String, Long> trees = new LinkedHashMap<>();
             d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
-            c.byName.put(d.name(), new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees));
+            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees);
+        } catch (SchemaException | IllegalArgumentException e) {
+            throw new IOException("catalog " + path + " describes an invalid dataset " + d.name() + ": " + e.getMessage(), e);
         }
-        return c;
+    }
+
+    private static void check(boolean ok, Path path, String problem) throws IOException {
+        if (!ok) {
+            throw new IOException("catalog " + path + " is damaged: it " + problem + "; restore it from a backup");
+        }
     }
 
     void save(FileSystem fs, Path dir) throws IOException {

@@ -19,6 +19,8 @@ final class CommitRecordFormat {
     static final byte VERSION = 1;
     /** Bytes before the first op: version and op count. */
     static final int HEADER_BYTES = 1 + 4;
+    /** Bytes of an operation with an empty key and value: kind, tree id, two lengths. */
+    private static final int MIN_OP_BYTES = 1 + 8 + 4 + 4;
 
     private CommitRecordFormat() {
     }
@@ -53,19 +55,34 @@ final class CommitRecordFormat {
                 throw new IllegalArgumentException("commit record version " + version + ", this build reads " + VERSION);
             }
             int n = b.getInt();
+            // Every op takes at least MIN_OP_BYTES: a count the payload cannot hold is damage, and
+            // checking it first keeps a damaged count from sizing the list.
+            if (n < 0 || n > b.remaining() / MIN_OP_BYTES) {
+                throw new IllegalArgumentException("commit record claims " + n + " operations in " + b.remaining() + " bytes");
+            }
             List<TreeOp> ops = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 boolean delete = b.get() == 1;
                 long tree = b.getLong();
-                byte[] key = new byte[b.getInt()];
-                b.get(key);
-                byte[] value = new byte[b.getInt()];
-                b.get(value);
+                byte[] key = bytes(b, "key");
+                byte[] value = bytes(b, "value");
                 ops.add(new TreeOp(tree, delete, key, value));
             }
             return ops;
-        } catch (java.nio.BufferUnderflowException | NegativeArraySizeException e) {
+        } catch (java.nio.BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated commit record", e);
         }
+    }
+
+    /** A u32 length and that many bytes; the length is checked against what is left before allocating. */
+    private static byte[] bytes(ByteBuffer b, String what) {
+        int length = b.getInt();
+        if (length < 0 || length > b.remaining()) {
+            throw new IllegalArgumentException(what + " length " + length + " exceeds the " + b.remaining()
+                    + " bytes left in the commit record");
+        }
+        byte[] out = new byte[length];
+        b.get(out);
+        return out;
     }
 }

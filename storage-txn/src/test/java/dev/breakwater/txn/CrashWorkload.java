@@ -4,23 +4,74 @@ import static dev.breakwater.common.key.FieldType.INT32;
 import static dev.breakwater.common.key.FieldType.INT64;
 import static dev.breakwater.common.key.FieldType.STRING;
 
+import dev.breakwater.common.config.StorageConfig;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The child process of {@link KillRecoverTest}: runs random multi-record transactions over three
- * datasets until killed, printing {@code ACK <txn id>} after each commit returns (SYNC durability).
+ * The child process of the SIGKILL tests ({@link KillRecoverTest} and the {@code KillSoak} command
+ * in {@code bench}): runs random multi-record transactions over three datasets until killed,
+ * printing one line per step on standard output:
+ *
+ * <pre>
+ *   OPENING            before StorageEngine.open (recovery runs inside it)
+ *   READY              the engine is open and the datasets exist
+ *   TRY &lt;txn id&gt;       before a transaction's commit (its outcome is unknown until ACK)
+ *   ACK &lt;txn id&gt;       after its commit returned (SYNC durability: it must survive)
+ *   CLOSING            before engine.close() (only with a close deadline)
+ *   CLOSED             after close returned
+ * </pre>
+ *
+ * <p>Arguments: {@code <dir> <first txn id> [<close after ms>]}. With a close deadline the child
+ * stops starting transactions after that many milliseconds of work, closes the engine and exits, so
+ * the parent can kill it during close.
  *
  * <p>Each transaction with id T in group g inserts ledger(T) = (g, n), inserts n events (T, i) with
- * an indexed field, and increments counter(g) by one. The invariants a recovered engine must hold:
- * every acknowledged T has its ledger row and all n events; every ledger row has exactly its n
- * events and the event index agrees with the events; counter(g) equals the number of ledger rows of
- * group g.
+ * an indexed field, and increments counter(g) by one. The invariants a recovered engine must hold
+ * are checked by {@link CrashCheck}.
  */
 public final class CrashWorkload {
 
-    static final int GROUPS = 8;
+    /** Number of counter rows (transaction groups). */
+    public static final int GROUPS = 8;
+
+    private CrashWorkload() {
+    }
+
+    /** The configuration the child and every verifier use: small memory, so flushes and merges happen. */
+    public static StorageConfig config() {
+        return EngineFixture.smallConfig();
+    }
+
+    /**
+     * The command line that runs this workload in a child JVM with this JVM's Java, class path and
+     * module options ({@code --add-*}, {@code -Dbreakwater*}). {@code closeAfterMillis < 0}: run
+     * until killed.
+     */
+    public static List<String> childCommand(Path dir, long firstTxn, long closeAfterMillis) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-") || arg.startsWith("-Dbreakwater")) {
+                cmd.add(arg);
+            }
+        }
+        cmd.add("-Xmx256m");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(CrashWorkload.class.getName());
+        cmd.add(dir.toString());
+        cmd.add(Long.toString(firstTxn));
+        if (closeAfterMillis >= 0) {
+            cmd.add(Long.toString(closeAfterMillis));
+        }
+        return cmd;
+    }
 
     static DatasetSpec ledger() {
         return DatasetSpec.builder("ledger").field("txn", INT64).field("grp", INT32).field("n", INT32).primaryKey("txn").build();
@@ -35,41 +86,62 @@ public final class CrashWorkload {
         return DatasetSpec.builder("counter").field("grp", INT32).field("count", INT64).primaryKey("grp").build();
     }
 
+    /**
+     * Creates whichever of the three datasets and counter rows do not exist yet. Safe to call again
+     * after a crash in the middle of it (each step checks what is there).
+     */
+    public static void setUp(StorageEngine engine) {
+        for (DatasetSpec spec : new DatasetSpec[] {ledger(), events(), counters()}) {
+            if (!engine.datasetNames().contains(spec.name())) {
+                engine.createDataset(spec);
+            }
+        }
+        Dataset counter = engine.dataset("counter");
+        for (int g = 0; g < GROUPS; g++) {
+            if (counter.get(Key.of(g)) == null) {
+                counter.insert(Tuple.of(g, 0L));
+            }
+        }
+    }
+
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         long firstTxn = Long.parseLong(args[1]);
+        long closeAfterMillis = args.length > 2 ? Long.parseLong(args[2]) : -1;
         SplittableRandom rnd = new SplittableRandom(firstTxn);
         PrintStream out = System.out;
-        try (StorageEngine engine = StorageEngine.open(dir, EngineFixture.smallConfig())) {
-            if (!engine.datasetNames().contains("ledger")) {
-                engine.createDataset(ledger());
-                engine.createDataset(events());
-                Dataset counter = engine.createDataset(counters());
-                for (int g = 0; g < GROUPS; g++) {
-                    counter.insert(Tuple.of(g, 0L));
-                }
-            }
-            Dataset ledger = engine.dataset("ledger");
-            Dataset events = engine.dataset("events");
-            Dataset counter = engine.dataset("counter");
-            out.println("READY");
+        out.println("OPENING");
+        out.flush();
+        StorageEngine engine = StorageEngine.open(dir, config());
+        setUp(engine);
+        Dataset ledger = engine.dataset("ledger");
+        Dataset events = engine.dataset("events");
+        Dataset counter = engine.dataset("counter");
+        out.println("READY");
+        out.flush();
+        long deadline = closeAfterMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + closeAfterMillis * 1_000_000L;
+        for (long txn = firstTxn; System.nanoTime() < deadline; txn++) {
+            long t = txn;
+            int grp = rnd.nextInt(GROUPS);
+            int n = 1 + rnd.nextInt(6);
+            String pad = "p".repeat(rnd.nextInt(200));
+            out.println("TRY " + t);
             out.flush();
-            for (long txn = firstTxn; ; txn++) {
-                long t = txn;
-                int grp = rnd.nextInt(GROUPS);
-                int n = 1 + rnd.nextInt(6);
-                String pad = "p".repeat(rnd.nextInt(200));
-                engine.inTransaction(tx -> {
-                    tx.insert(ledger, Tuple.of(t, grp, n));
-                    for (int i = 0; i < n; i++) {
-                        tx.insert(events, Tuple.of(t, i, "tag" + ((t + i) % 17), pad));
-                    }
-                    Tuple c = tx.get(counter, Key.of(grp));
-                    tx.upsert(counter, c.with(1, c.getLong(1) + 1));
-                });
-                out.println("ACK " + t);
-                out.flush();
-            }
+            engine.inTransaction(tx -> {
+                tx.insert(ledger, Tuple.of(t, grp, n));
+                for (int i = 0; i < n; i++) {
+                    tx.insert(events, Tuple.of(t, i, "tag" + ((t + i) % 17), pad));
+                }
+                Tuple c = tx.get(counter, Key.of(grp));
+                tx.upsert(counter, c.with(1, c.getLong(1) + 1));
+            });
+            out.println("ACK " + t);
+            out.flush();
         }
+        out.println("CLOSING");
+        out.flush();
+        engine.close();
+        out.println("CLOSED");
+        out.flush();
     }
 }

@@ -294,16 +294,17 @@ public final class SSTableReader implements AutoCloseable {
             try {
                 wrap(cp, p, SSTableFormat.TYPE_INDEX, pageNo);
                 int count = p.getInt(IndexPageDescriptor.COUNT_OFFSET);
-                if (p.getInt(IndexPageDescriptor.LEVEL_OFFSET) != level || count < 1) {
+                if (p.getInt(IndexPageDescriptor.LEVEL_OFFSET) != level || count < 1
+                        || count > (pageSize - IndexPageDescriptor.SLOTS_OFFSET) / IndexPageDescriptor.SLOT_SIZE) {
                     throw new CorruptPageException(name, pageNo, "index page has level " + p.getInt(IndexPageDescriptor.LEVEL_OFFSET)
-                            + " and " + count + " entries, expected level " + level);
+                            + " and " + count + " entries, expected level " + level + " and a slot array that fits the page");
                 }
                 int lo = 1;
                 int hi = count - 1;
                 int best = 0;
                 while (lo <= hi) {
                     int mid = (lo + hi) >>> 1;
-                    int e = p.getInt(IndexPageDescriptor.slotOffset(mid));
+                    int e = indexEntry(p, mid, pageNo);
                     int c = p.compareUnsigned(IndexPageDescriptor.separatorOffset(e),
                             p.getInt(IndexPageDescriptor.separatorLengthOffset(e)), key, 0, keyLen);
                     if (c <= 0) {
@@ -313,7 +314,7 @@ public final class SSTableReader implements AutoCloseable {
                         hi = mid - 1;
                     }
                 }
-                int child = p.getInt(IndexPageDescriptor.childOffset(p.getInt(IndexPageDescriptor.slotOffset(best))));
+                int child = p.getInt(IndexPageDescriptor.childOffset(indexEntry(p, best, pageNo)));
                 boolean valid = level == 1 ? child >= leafFirst && child < leafEnd : child >= indexFirst && child < indexEnd;
                 if (!valid) {
                     throw new CorruptPageException(name, pageNo, "child page " + child + " out of range at index level " + level);
@@ -324,6 +325,23 @@ public final class SSTableReader implements AutoCloseable {
             }
         }
         return pageNo;
+    }
+
+    /**
+     * Page offset of entry {@code slot} of the index page in {@code p}, checked: the entry header and
+     * its separator lie inside the page (a page that passed its checksum may still be malformed).
+     */
+    private int indexEntry(OffHeapPage p, int slot, int pageNo) throws CorruptPageException {
+        int e = p.getInt(IndexPageDescriptor.slotOffset(slot));
+        if (e < IndexPageDescriptor.SLOTS_OFFSET || e > pageSize - IndexPageDescriptor.ENTRY_HEADER) {
+            throw new CorruptPageException(name, pageNo, "index slot " + slot + " points at offset " + e + ", outside the page");
+        }
+        int length = p.getInt(IndexPageDescriptor.separatorLengthOffset(e));
+        if (length < 0 || length > pageSize - IndexPageDescriptor.separatorOffset(e)) {
+            throw new CorruptPageException(name, pageNo, "index entry " + slot + " has a separator of " + length
+                    + " bytes that runs past the page");
+        }
+        return e;
     }
 
     /** Leaf number {@code i} of the table is page {@code leafFirst + i}; the end is exclusive. */
@@ -347,9 +365,9 @@ public final class SSTableReader implements AutoCloseable {
         OffHeapPage p = wrap(cp, s.page, SSTableFormat.TYPE_LEAF, leafNo);
         int length = payloadLength(p, leafNo);
         if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
-            return s.leaf.wrapHeap(decompress(p, leafNo, length, s));
+            return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
         }
-        return s.leaf.wrapOffHeap(cp.address() + LeafPageDescriptor.RAW_BODY_OFFSET, length);
+        return s.leaf.wrapOffHeap(cp.address() + LeafPageDescriptor.RAW_BODY_OFFSET, length, name, leafNo);
     }
 
     /** Copies the body of leaf {@code leafNo} into {@code s.body} (decompressing it if needed) and points {@code s.leaf} at it. */
@@ -359,11 +377,11 @@ public final class SSTableReader implements AutoCloseable {
             OffHeapPage p = wrap(cp, s.page, SSTableFormat.TYPE_LEAF, leafNo);
             int length = payloadLength(p, leafNo);
             if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
-                return s.leaf.wrapHeap(decompress(p, leafNo, length, s));
+                return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
             }
             byte[] body = s.body(length);
             p.getBytes(LeafPageDescriptor.RAW_BODY_OFFSET, body, 0, length);
-            return s.leaf.wrapHeap(body);
+            return s.leaf.wrapHeap(body, length, name, leafNo);
         } finally {
             cache.unpin(cp);
         }

@@ -162,10 +162,8 @@ public final class VersionEdit {
                     long entries = b.getLong();
                     long minLsn = b.getLong();
                     long maxLsn = b.getLong();
-                    byte[] smallest = new byte[b.getInt()];
-                    b.get(smallest);
-                    byte[] largest = new byte[b.getInt()];
-                    b.get(largest);
+                    byte[] smallest = bytes(b, "smallest key");
+                    byte[] largest = bytes(b, "largest key");
                     table = new TableMeta(file, size, entries, smallest, largest, minLsn, maxLsn);
                 }
                 e.ops.add(new Op(kind, level, runId, newest, table));
@@ -174,9 +172,24 @@ public final class VersionEdit {
                 throw new IllegalArgumentException(b.remaining() + " trailing bytes after version edit");
             }
             return e;
-        } catch (java.nio.BufferUnderflowException | NegativeArraySizeException e) {
+        } catch (java.nio.BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated version edit", e);
         }
+    }
+
+    /**
+     * Reads a u32 length and that many bytes. The length is checked against the bytes left before
+     * anything is allocated, so a damaged length cannot ask for gigabytes.
+     */
+    private static byte[] bytes(ByteBuffer b, String what) {
+        int length = b.getInt();
+        if (length < 0 || length > b.remaining()) {
+            throw new IllegalArgumentException(what + " length " + length + " exceeds the " + b.remaining()
+                    + " bytes left in the version edit");
+        }
+        byte[] out = new byte[length];
+        b.get(out);
+        return out;
     }
 
     @Override
