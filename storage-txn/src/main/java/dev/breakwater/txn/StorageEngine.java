@@ -843,6 +843,11 @@ public final class StorageEngine implements AutoCloseable {
         return tuner;
     }
 
+    /** The background housekeeper (tests stop it to run its ticks on their own thread). */
+    EngineMonitor monitor() {
+        return monitor;
+    }
+
     /** The tuner's recent cycles; empty while the engine is still opening. */
     java.util.List<dev.breakwater.tuner.TuningCycle> tunerHistory() {
         MemoryTunerService t = tuner;
