@@ -50,6 +50,8 @@ final class VersionSet implements AutoCloseable {
     private final Manifest manifest;
     private final AtomicLong nextFileNumber;
     private final AtomicLong nextRunId;
+    /** The first file number this instance may write: tables numbered below it predate the open. */
+    private final long firstNewFileNumber;
     private final Map<Long, SSTableReader> readers = new ConcurrentHashMap<>();
     /** Guarded by this. */
     private final Map<Long, Integer> versionsPerTable = new HashMap<>();
@@ -67,12 +69,17 @@ final class VersionSet implements AutoCloseable {
         this.manifest = opened.manifest();
         Version v = opened.version();
         this.nextFileNumber = new AtomicLong(v.nextFileNumber());
+        this.firstNewFileNumber = v.nextFileNumber();
         this.nextRunId = new AtomicLong(v.nextRunId());
     }
 
-    /** Recovers the last installed version of the tree in {@code dir} (or creates an empty tree). */
+    /**
+     * Recovers the last installed version of the tree in {@code dir} (or creates an empty tree). With
+     * {@code removeOrphans} false the directory is only read: the caller runs {@link #removeOrphans}
+     * once it knows the open as a whole succeeded.
+     */
     static VersionSet open(String treeName, FileSystem fs, Path dir, BufferCache cache, IoStatistics io, boolean directIo,
-                           long manifestRotateBytes) throws IOException {
+                           long manifestRotateBytes, boolean removeOrphans) throws IOException {
         Manifest.Opened opened = Manifest.open(fs, dir, io, manifestRotateBytes);
         VersionSet set = new VersionSet(treeName, fs, dir, cache, directIo, opened);
         try {
@@ -85,7 +92,9 @@ final class VersionSet implements AutoCloseable {
                 set.openReader(t, IoPurpose.LOG); // recovery metadata, read with the manifest
             }
             set.install(v);
-            set.removeOrphans();
+            if (removeOrphans) {
+                set.removeOrphans();
+            }
         } catch (IOException | RuntimeException e) {
             set.close();
             throw e;
@@ -99,21 +108,34 @@ final class VersionSet implements AutoCloseable {
     /**
      * Deletes files no installed version refers to: partial outputs of a crashed flush or merge, old
      * manifests. Runs only on a version read completely ({@link Manifest#open} refuses anything
-     * else), and touches only names this tree writes; other files in the directory stay.
+     * else), and touches only names this tree writes; other files in the directory stay. Tables
+     * numbered from the first number this instance allocates on are left alone: when this runs after
+     * the open (a deferred cleanup), a flush or merge may be writing one. Serialized with
+     * {@link #logAndApply}, so a manifest rollover is never half seen.
      */
-    private void removeOrphans() throws IOException {
+    synchronized void removeOrphans() throws IOException {
         Set<String> live = new HashSet<>(manifest.liveFileNames());
         for (TableMeta t : current.allTables()) {
             live.add(TableFiles.name(t.fileNumber()));
         }
         for (String name : fs.list(dir)) {
-            boolean ours = name.endsWith(TableFiles.SUFFIX) || name.endsWith(TableFiles.TMP_SUFFIX)
-                    || name.startsWith(ManifestFormat.MANIFEST_PREFIX) || name.equals(ManifestFormat.CURRENT + ".tmp");
+            boolean table = name.endsWith(TableFiles.SUFFIX) || name.endsWith(TableFiles.TMP_SUFFIX);
+            if (table && tableNumber(name) >= firstNewFileNumber) {
+                continue;
+            }
+            boolean ours = table || name.startsWith(ManifestFormat.MANIFEST_PREFIX) || name.equals(ManifestFormat.CURRENT + ".tmp");
             if (ours && !live.contains(name)) {
                 LOG.info("tree {}: removing orphan file {}", treeName, name);
                 fs.delete(dir.resolve(name));
             }
         }
+    }
+
+    /** The file number of a table or table temporary file name, or -1. */
+    private static long tableNumber(String name) {
+        String base = name.endsWith(TableFiles.TMP_SUFFIX)
+                ? name.substring(0, name.length() - TableFiles.TMP_SUFFIX.length()) + TableFiles.SUFFIX : name;
+        return TableFiles.parse(base);
     }
 
     Version current() {
