@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,12 +95,32 @@ final class Catalog {
         if (json.garbage() != null) {
             c.garbage.addAll(json.garbage());
         }
-        for (DatasetJson d : json.datasets()) {
-            List<Field> fields = d.fields().stream().map(f -> new Field(f.name(), f.type(), f.nullable())).toList();
-            List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
-            Map<String, Long> trees = new LinkedHashMap<>();
-            d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
-            c.byName.put(d.name(), new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees));
+        // The catalog carries no checksum: what damage makes of it must at least be a consistent
+        // catalog, or the open is refused naming the file as damaged (not, say, a directory as
+        // unnamed, with advice to move it away). A next id at or below a used one would make new
+        // datasets reuse live ids.
+        Set<Long> ids = new HashSet<>();
+        try {
+            for (DatasetJson d : json.datasets()) {
+                List<Field> fields = d.fields().stream().map(f -> new Field(f.name(), f.type(), f.nullable())).toList();
+                List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
+                Map<String, Long> trees = new LinkedHashMap<>();
+                d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
+                List<Long> used = new ArrayList<>(List.of((long) d.id(), d.primaryTree()));
+                used.addAll(trees.values());
+                for (long id : used) {
+                    if (id < 1 || id >= c.nextId || !ids.add(id)) {
+                        throw new IOException("dataset '" + d.name() + "' uses id " + id + ", which is "
+                                + (id < 1 || id >= c.nextId ? "outside [1, nextId " + c.nextId + ")" : "used twice"));
+                    }
+                }
+                if (c.byName.put(d.name(), new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes),
+                        d.primaryTree(), trees)) != null) {
+                    throw new IOException("dataset name '" + d.name() + "' appears twice");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("catalog " + path + " is damaged (" + e.getMessage() + "); restore it from a backup", e);
         }
         return c;
     }

@@ -148,6 +148,41 @@ class FileDamageTest {
         }
     }
 
+    /**
+     * The catalog has no checksum, so single-bit damage to it can leave valid JSON: a tree id that
+     * becomes another tree's (here the primary's id set to its index's: before, the open was refused
+     * for an "unnamed" tree directory, telling the user to move their data away), a dataset name the
+     * schema rules refuse (before, the error did not name the catalog), or a next id at or below ids
+     * in use (before, accepted: new datasets would have reused live ids).
+     */
+    @org.junit.jupiter.api.Test
+    void aCatalogThatBitDamageLeftValidButInconsistentIsRefusedNamingIt() throws IOException {
+        String catalog = new String(read(image, DIR.resolve(Catalog.FILE)), java.nio.charset.StandardCharsets.UTF_8);
+        String orders = catalog.substring(catalog.indexOf("\"orders\""));
+        String primary = orders.replaceAll("(?s)^.*?\"primaryTree\"\\s*:\\s*(\\d+).*$", "$1");
+        String index = orders.replaceAll("(?s)^.*?\"tree\"\\s*:\\s*(\\d+).*$", "$1");
+        List<String> damaged = List.of(
+                catalog.replaceFirst("(\"primaryTree\"\\s*:\\s*)" + primary + "\\b", "$1" + index),
+                catalog.replace("\"items\"", "\"it%ms\""),
+                catalog.replaceFirst("(\"nextId\"\\s*:\\s*)\\d+", "$12"));
+        for (String text : damaged) {
+            assertTrue(!text.equals(catalog), "the damage applies");
+            MemFileSystem fs = image.crashClone();
+            try (StorageFile f = fs.open(DIR.resolve(Catalog.FILE), OpenOption.WRITE, OpenOption.TRUNCATE)) {
+                f.write(0, ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                f.sync();
+            }
+            Map<String, byte[]> before = snapshot(fs, DIR);
+            StorageException e = org.junit.jupiter.api.Assertions.assertThrows(StorageException.class,
+                    () -> StorageEngine.open(fs, DIR, EngineFixture.smallConfig()).close());
+            assertNames(e, Catalog.FILE, "damaged catalog");
+            assertTrue(e.getMessage().contains("damaged"), e.getMessage());
+            Map<String, byte[]> after = snapshot(fs, DIR);
+            assertEquals(before.keySet(), after.keySet());
+            before.forEach((file, bytes) -> assertArrayEquals(bytes, after.get(file), file));
+        }
+    }
+
     private static void trial(MemFileSystem fs, Kind kind, Target target, boolean truncated, String what) throws IOException {
         String name = target.file.getFileName().toString();
         Map<String, byte[]> before = snapshot(fs, DIR);
