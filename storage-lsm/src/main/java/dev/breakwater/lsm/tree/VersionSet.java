@@ -50,7 +50,7 @@ final class VersionSet implements AutoCloseable {
     private final Manifest manifest;
     private final AtomicLong nextFileNumber;
     private final AtomicLong nextRunId;
-    /** The first file number this instance may write: tables numbered below it predate the open. */
+    /** The first file number this instance allocates: above every table file present at open. */
     private final long firstNewFileNumber;
     private final Map<Long, SSTableReader> readers = new ConcurrentHashMap<>();
     /** Guarded by this. */
@@ -60,7 +60,8 @@ final class VersionSet implements AutoCloseable {
     private volatile Version current;
     private boolean closed;
 
-    private VersionSet(String treeName, FileSystem fs, Path dir, BufferCache cache, boolean directIo, Manifest.Opened opened) {
+    private VersionSet(String treeName, FileSystem fs, Path dir, BufferCache cache, boolean directIo, Manifest.Opened opened,
+                       long firstFreeFileNumber) {
         this.treeName = treeName;
         this.fs = fs;
         this.dir = dir;
@@ -68,8 +69,8 @@ final class VersionSet implements AutoCloseable {
         this.directIo = directIo;
         this.manifest = opened.manifest();
         Version v = opened.version();
-        this.nextFileNumber = new AtomicLong(v.nextFileNumber());
-        this.firstNewFileNumber = v.nextFileNumber();
+        this.nextFileNumber = new AtomicLong(firstFreeFileNumber);
+        this.firstNewFileNumber = firstFreeFileNumber;
         this.nextRunId = new AtomicLong(v.nextRunId());
     }
 
@@ -81,7 +82,14 @@ final class VersionSet implements AutoCloseable {
     static VersionSet open(String treeName, FileSystem fs, Path dir, BufferCache cache, IoStatistics io, boolean directIo,
                            long manifestRotateBytes, boolean removeOrphans) throws IOException {
         Manifest.Opened opened = Manifest.open(fs, dir, io, manifestRotateBytes);
-        VersionSet set = new VersionSet(treeName, fs, dir, cache, directIo, opened);
+        // Past every table file present, not only the manifest's next number: a crashed flush may
+        // have left a file under a number the manifest never recorded, and while its removal waits
+        // (removeOrphans false) a new table must not collide with it.
+        long firstFree = opened.version().nextFileNumber();
+        for (String name : fs.list(dir)) {
+            firstFree = Math.max(firstFree, tableNumber(name) + 1);
+        }
+        VersionSet set = new VersionSet(treeName, fs, dir, cache, directIo, opened, firstFree);
         try {
             Version v = opened.version();
             for (TableMeta t : v.allTables()) {
