@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +99,11 @@ final class Catalog {
         if (json.garbage() != null) {
             c.garbage.addAll(json.garbage());
         }
+        // The catalog carries no checksum: what damage makes of it must at least be a consistent
+        // catalog, or the open is refused naming the file as damaged (not, say, a directory as
+        // unnamed, with advice to move it away). Ids are unique and below nextId, or new datasets
+        // would reuse live ids.
+        Set<Long> ids = new HashSet<>();
         for (DatasetJson d : json.datasets()) {
             Entry e = entry(d, path);
             check(!c.byName.containsKey(e.spec().name()), path, "names dataset " + e.spec().name() + " twice");
@@ -105,6 +111,11 @@ final class Catalog {
                     && e.indexTrees().values().stream().allMatch(t -> t != null && t >= 0 && t < c.nextId),
                     path, "gives dataset " + e.spec().name() + " an id or tree id outside [0, nextId " + c.nextId
                     + "): ids would be reused");
+            List<Long> used = new ArrayList<>(List.of((long) e.id(), e.primaryTree()));
+            used.addAll(e.indexTrees().values());
+            for (long id : used) {
+                check(ids.add(id), path, "uses id " + id + " twice (dataset " + e.spec().name() + ")");
+            }
             c.byName.put(e.spec().name(), e);
         }
         return c;

@@ -127,9 +127,10 @@ final class DatasetDirectory {
         return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
     }
 
-    private LsmTree openTree(Catalog.Entry e, String what, long treeId) throws IOException {
+    /** Opens one tree; unless {@code start}, it changes no file until {@link LsmTree#start()} (see {@link #finishOpen()}). */
+    private LsmTree openTree(Catalog.Entry e, String what, long treeId, boolean start) throws IOException {
         LsmTree tree = LsmTree.open(e.spec().name() + "." + what, datasetDir(e).resolve(treeDirName(treeId)),
-                treeOptions(engine.config), engine.resources);
+                treeOptions(engine.config), engine.resources, start);
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
         tree.setLogWindow(engine::logEndLsn, engine.config.get(ConfigOptions.MAX_LOG_SIZE));
@@ -138,20 +139,22 @@ final class DatasetDirectory {
         return tree;
     }
 
-    private DatasetState openState(Catalog.Entry e) throws IOException {
-        LsmTree primary = openTree(e, DatasetSpec.PRIMARY, e.primaryTree());
+    private DatasetState openState(Catalog.Entry e, boolean start) throws IOException {
+        LsmTree primary = openTree(e, DatasetSpec.PRIMARY, e.primaryTree(), start);
         List<DatasetState.Secondary> secondaries = new ArrayList<>();
         for (IndexSpec ix : e.spec().secondaryIndexes()) {
             long treeId = e.indexTrees().get(ix.name());
-            secondaries.add(new DatasetState.Secondary(ix, treeId, openTree(e, ix.name(), treeId),
+            secondaries.add(new DatasetState.Secondary(ix, treeId, openTree(e, ix.name(), treeId, start),
                     new KeyCodec(e.spec(), ix.name(), DatasetState.secondaryKeyFields(e.spec(), ix))));
         }
         return new DatasetState(e, primary, secondaries);
     }
 
     /**
-     * Checks that {@code datasets/} holds only what the catalog names or lists as garbage, opens
-     * every dataset of the catalog, then deletes the garbage directories.
+     * Checks that {@code datasets/} holds only what the catalog names or lists as garbage and opens
+     * every dataset of the catalog, reading only: the trees keep their orphan files and schedule no
+     * merge, and the garbage directories stay, until {@link #finishOpen()}. So an open refused later
+     * (by recovery, by the log) changes no file of the datasets.
      */
     void openAll() throws IOException {
         Catalog catalog = engine.catalog;
@@ -200,8 +203,18 @@ final class DatasetDirectory {
         }
         engine.fs.createDirectories(root);
         for (Catalog.Entry e : catalog.entries()) {
-            engine.datasetStates().put(e.spec().name(), openState(e));
+            engine.datasetStates().put(e.spec().name(), openState(e, false));
         }
+    }
+
+    /**
+     * The changes {@link #openAll()} deferred, once the engine's open has succeeded: deletes the
+     * directories the catalog lists as garbage, then starts every tree (orphan files removed, due
+     * merges scheduled).
+     */
+    void finishOpen() throws IOException {
+        Catalog catalog = engine.catalog;
+        Set<String> garbage = Set.copyOf(catalog.garbage());
         if (!garbage.isEmpty()) {
             for (String g : garbage) {
                 Path p = root.resolve(g);
@@ -213,6 +226,9 @@ final class DatasetDirectory {
             }
             engine.fs.syncDirectory(root);
             catalog.save(engine.fs, engine.dir);
+        }
+        for (LsmTree t : engine.trees.values()) {
+            t.start();
         }
     }
 
@@ -234,7 +250,7 @@ final class DatasetDirectory {
         String name = datasetDirName(e);
         c.addGarbage(name); // until the catalog names it: a crash in between leaves provable garbage
         c.save(engine.fs, engine.dir);
-        DatasetState state = openState(e);
+        DatasetState state = openState(e, true);
         c.put(e);
         c.removeGarbage(name);
         c.save(engine.fs, engine.dir);
@@ -273,7 +289,7 @@ final class DatasetDirectory {
         String treeDir = datasetDirName(e) + "/" + treeDirName(treeId);
         engine.catalog.addGarbage(treeDir); // until the catalog names it
         engine.catalog.save(engine.fs, engine.dir);
-        LsmTree tree = openTree(e, index.name(), treeId);
+        LsmTree tree = openTree(e, index.name(), treeId, true);
         KeyCodec codec = new KeyCodec(spec, index.name(), DatasetState.secondaryKeyFields(spec, index));
         // Entries written during the build carry the log position reached so far: every later
         // commit has a higher LSN and is replayed into the index after a crash.

@@ -160,6 +160,8 @@ public final class StorageEngine implements AutoCloseable {
             this.log = l = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
             this.monitor = new EngineMonitor(this);
             this.tuner = new MemoryTunerService(this);
+            // Only now that nothing can refuse the open: remove garbage and orphan files, start merges.
+            directory.finishOpen();
             pool.addThresholdListener(config.get(ConfigOptions.FLUSH_THRESHOLD), (used, capacity) -> monitor.wake());
         } catch (IOException | RuntimeException | Error e) {
             releaseAfterFailedOpen(e, l, r, c, p);
@@ -841,6 +843,11 @@ public final class StorageEngine implements AutoCloseable {
 
     MemoryTunerService tuner() {
         return tuner;
+    }
+
+    /** The background housekeeper (tests stop it to run its ticks on their own thread). */
+    EngineMonitor monitor() {
+        return monitor;
     }
 
     /** The tuner's recent cycles; empty while the engine is still opening. */

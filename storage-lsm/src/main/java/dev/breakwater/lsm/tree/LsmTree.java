@@ -134,18 +134,44 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
 
     /**
      * Opens the tree stored in {@code dir}, creating it if empty. The tree comes back exactly as its
-     * last installed version; files no version refers to are deleted.
+     * last installed version; files no version refers to are deleted and due merges scheduled.
      */
     public static LsmTree open(String name, Path dir, LsmTreeOptions options, TreeResources resources) throws IOException {
+        return open(name, dir, options, resources, true);
+    }
+
+    /**
+     * Opens the tree stored in {@code dir}, creating it if empty. With {@code start} false the open
+     * only reads the tree's files (an empty directory still gets its first manifest): orphan files
+     * stay and no merge is scheduled until {@link #start()}. For a caller that opens several trees
+     * and more besides, and must change no file if any part of its open fails.
+     */
+    public static LsmTree open(String name, Path dir, LsmTreeOptions options, TreeResources resources, boolean start)
+            throws IOException {
         if (resources.cache().pageSize() != options.pageSize()) {
             throw new IllegalArgumentException("tree " + name + ": page size " + options.pageSize()
                     + " differs from the buffer cache's " + resources.cache().pageSize());
         }
         VersionSet versions = VersionSet.open(name, resources.fs(), dir, resources.cache(), resources.io(),
-                options.directIo(), options.manifestRotateBytes());
+                options.directIo(), options.manifestRotateBytes(), start);
         LsmTree tree = new LsmTree(name, dir, options, resources, versions);
-        tree.merges.maybeSchedule();
+        if (start) {
+            tree.merges.maybeSchedule();
+        }
         return tree;
+    }
+
+    /**
+     * What {@link #open(String, Path, LsmTreeOptions, TreeResources, boolean) open} deferred: deletes
+     * the files no version refers to (a failure is logged, the files stay) and schedules due merges.
+     */
+    public void start() {
+        try {
+            versions.removeOrphans();
+        } catch (IOException e) {
+            LOG.warn("tree {}: could not remove orphan files: {}", name, e.toString());
+        }
+        merges.maybeSchedule();
     }
 
     @Override

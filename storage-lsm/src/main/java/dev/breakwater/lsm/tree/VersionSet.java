@@ -50,6 +50,8 @@ final class VersionSet implements AutoCloseable {
     private final Manifest manifest;
     private final AtomicLong nextFileNumber;
     private final AtomicLong nextRunId;
+    /** The first file number this instance allocates: above every table file present at open. */
+    private final long firstNewFileNumber;
     private final Map<Long, SSTableReader> readers = new ConcurrentHashMap<>();
     /** Guarded by this. */
     private final Map<Long, Integer> versionsPerTable = new HashMap<>();
@@ -58,7 +60,8 @@ final class VersionSet implements AutoCloseable {
     private volatile Version current;
     private boolean closed;
 
-    private VersionSet(String treeName, FileSystem fs, Path dir, BufferCache cache, boolean directIo, Manifest.Opened opened) {
+    private VersionSet(String treeName, FileSystem fs, Path dir, BufferCache cache, boolean directIo, Manifest.Opened opened,
+                       long firstFreeFileNumber) {
         this.treeName = treeName;
         this.fs = fs;
         this.dir = dir;
@@ -66,15 +69,27 @@ final class VersionSet implements AutoCloseable {
         this.directIo = directIo;
         this.manifest = opened.manifest();
         Version v = opened.version();
-        this.nextFileNumber = new AtomicLong(v.nextFileNumber());
+        this.nextFileNumber = new AtomicLong(firstFreeFileNumber);
+        this.firstNewFileNumber = firstFreeFileNumber;
         this.nextRunId = new AtomicLong(v.nextRunId());
     }
 
-    /** Recovers the last installed version of the tree in {@code dir} (or creates an empty tree). */
+    /**
+     * Recovers the last installed version of the tree in {@code dir} (or creates an empty tree). With
+     * {@code removeOrphans} false the directory is only read: the caller runs {@link #removeOrphans}
+     * once it knows the open as a whole succeeded.
+     */
     static VersionSet open(String treeName, FileSystem fs, Path dir, BufferCache cache, IoStatistics io, boolean directIo,
-                           long manifestRotateBytes) throws IOException {
+                           long manifestRotateBytes, boolean removeOrphans) throws IOException {
         Manifest.Opened opened = Manifest.open(fs, dir, io, manifestRotateBytes);
-        VersionSet set = new VersionSet(treeName, fs, dir, cache, directIo, opened);
+        // Past every table file present, not only the manifest's next number: a crashed flush may
+        // have left a file under a number the manifest never recorded, and while its removal waits
+        // (removeOrphans false) a new table must not collide with it.
+        long firstFree = opened.version().nextFileNumber();
+        for (String name : fs.list(dir)) {
+            firstFree = Math.max(firstFree, tableNumber(name) + 1);
+        }
+        VersionSet set = new VersionSet(treeName, fs, dir, cache, directIo, opened, firstFree);
         try {
             Version v = opened.version();
             for (TableMeta t : v.allTables()) {
@@ -85,7 +100,9 @@ final class VersionSet implements AutoCloseable {
                 set.openReader(t, IoPurpose.LOG); // recovery metadata, read with the manifest
             }
             set.install(v);
-            set.removeOrphans();
+            if (removeOrphans) {
+                set.removeOrphans();
+            }
         } catch (IOException | RuntimeException e) {
             set.close();
             throw e;
@@ -99,21 +116,34 @@ final class VersionSet implements AutoCloseable {
     /**
      * Deletes files no installed version refers to: partial outputs of a crashed flush or merge, old
      * manifests. Runs only on a version read completely ({@link Manifest#open} refuses anything
-     * else), and touches only names this tree writes; other files in the directory stay.
+     * else), and touches only names this tree writes; other files in the directory stay. Tables
+     * numbered from the first number this instance allocates on are left alone: when this runs after
+     * the open (a deferred cleanup), a flush or merge may be writing one. Serialized with
+     * {@link #logAndApply}, so a manifest rollover is never half seen.
      */
-    private void removeOrphans() throws IOException {
+    synchronized void removeOrphans() throws IOException {
         Set<String> live = new HashSet<>(manifest.liveFileNames());
         for (TableMeta t : current.allTables()) {
             live.add(TableFiles.name(t.fileNumber()));
         }
         for (String name : fs.list(dir)) {
-            boolean ours = name.endsWith(TableFiles.SUFFIX) || name.endsWith(TableFiles.TMP_SUFFIX)
-                    || name.startsWith(ManifestFormat.MANIFEST_PREFIX) || name.equals(ManifestFormat.CURRENT + ".tmp");
+            boolean table = name.endsWith(TableFiles.SUFFIX) || name.endsWith(TableFiles.TMP_SUFFIX);
+            if (table && tableNumber(name) >= firstNewFileNumber) {
+                continue;
+            }
+            boolean ours = table || name.startsWith(ManifestFormat.MANIFEST_PREFIX) || name.equals(ManifestFormat.CURRENT + ".tmp");
             if (ours && !live.contains(name)) {
                 LOG.info("tree {}: removing orphan file {}", treeName, name);
                 fs.delete(dir.resolve(name));
             }
         }
+    }
+
+    /** The file number of a table or table temporary file name, or -1. */
+    private static long tableNumber(String name) {
+        String base = name.endsWith(TableFiles.TMP_SUFFIX)
+                ? name.substring(0, name.length() - TableFiles.TMP_SUFFIX.length()) + TableFiles.SUFFIX : name;
+        return TableFiles.parse(base);
     }
 
     Version current() {
