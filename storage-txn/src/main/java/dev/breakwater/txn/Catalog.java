@@ -136,7 +136,8 @@ final class Catalog {
             d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
             return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees);
         } catch (SchemaException | IllegalArgumentException e) {
-            throw new IOException("catalog " + path + " describes an invalid dataset " + d.name() + ": " + e.getMessage(), e);
+            throw new IOException("catalog " + path + " is damaged: it describes an invalid dataset " + d.name() + " ("
+                    + e.getMessage() + "); restore it from a backup", e);
         }
     }
 
