@@ -47,7 +47,7 @@ function sample(stats, tuner) {
   }
   const now = {
     t,
-    ops: stats.log.appendedRecords,
+    ops: stats.operations.pointReads + stats.operations.scans + stats.operations.recordWrites,
     pagesRead: sumPurposes(stats.io, "pagesRead"),
     pagesWritten: sumPurposes(stats.io, "pagesWritten"),
     flushes,
