@@ -3,9 +3,10 @@
 #   fig13 (and fig6): fixed splits of --memory, the tuner from INITIAL (twice), the best split again;
 #   fig14: the tuner through a switch from the standard mix to read-mostly, and fixed splits under
 #          read-mostly for the new optimum;
+#   fig12: YCSB on one tree (ExtendedYcsb --write-ratio), the tuner on, one run per write ratio;
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
-# Usage: bench/scripts/tuner-figures.sh [fig13] [fig14] [plot]    (default: all three)
+# Usage: bench/scripts/tuner-figures.sh [fig13] [fig14] [fig12] [plot]    (default: all four)
 # Needs: mvn -B -q -pl tpcc,bench -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +29,10 @@ RM_SPLITS=${RM_SPLITS:-"4 8 16 32 48"}          # fig14: fixed splits under read
 RM_DURATION=${RM_DURATION:-45s}
 TPCC=tpcc/target/tpcc.jar
 BENCH=bench/target/benchmarks.jar
-STEPS=${*:-fig13 fig14 plot}
+YCSB_RECORDS=${YCSB_RECORDS:-300000}            # fig12: 1 KB records in one tree (~5x of 64m)
+YCSB_RATIOS=${YCSB_RATIOS:-"0.1 0.3 0.5"}
+YCSB_DURATION=${YCSB_DURATION:-90}
+STEPS=${*:-fig13 fig14 fig12 plot}
 
 mkdir -p "$OUT" "$WORK"
 LOADED=$WORK/loaded-w$WAREHOUSES
@@ -76,6 +80,20 @@ for step in $STEPS; do
       for x in $RM_SPLITS; do
         run "rm-fixed-${x}m" --tuner off --write-memory "${x}m" --mix read-mostly --warmup "$WARMUP" \
           --duration "$RM_DURATION" --seed 22
+      done
+      ;;
+    fig12)
+      for r in $YCSB_RATIOS; do
+        name=ycsb-w$(printf '%.0f' "$(echo "$r * 100" | bc)")
+        echo "$(date -u +%H:%M:%S) $name: write ratio $r"
+        before=$(cut -d' ' -f1-3 /proc/loadavg)
+        java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --dir "$WORK/ycsb" --datasets 1 \
+          --records "$YCSB_RECORDS" --write-ratio "$r" --threads 2 --warmup 10 --duration "$YCSB_DURATION" \
+          --total-memory "$MEMORY" --write-memory "${INITIAL}m" --max-log-size "$MAX_LOG" --tuner on \
+          --engine-option "tuner-period=$(( ${PERIOD%s} * 1000 ))" --engine-option "tuner-write-weight=${WEIGHTS%,*}" \
+          --engine-option "tuner-read-weight=${WEIGHTS#*,}" --engine-option log-segment-size=8m --quiet --out "$OUT/$name.json" > "$WORK/$name.log" 2>&1 \
+          || echo "  $name exited $? (see $WORK/$name.log)"
+        echo "$name load-average start=$before end=$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
       done
       ;;
     plot)

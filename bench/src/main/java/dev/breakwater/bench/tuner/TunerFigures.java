@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
  *       mean cycle cost of the fixed splits under read-mostly ({@code rm-fixed-<x>m.json}) after their
  *       warm-up; target: within 5% of it in at most 10 cycles after the switch (a single cycle's cost,
  *       and, since 5-second cycles are noisy, the mean of three consecutive cycles).</li>
+ *   <li>Figure 12 ({@code fig12.json/.png}), if {@code ycsb-*.json} exist ({@code ExtendedYcsb --tuner on}
+ *       results): write memory and cost per operation of each tuner cycle of the measured phase.</li>
  * </ul>
  *
  * <p>Thread safety: one run per instance.
@@ -63,6 +65,7 @@ public final class TunerFigures implements Callable<Integer> {
         TreeMap<Double, List<TpccRun>> fixed = new TreeMap<>(), readMostly = new TreeMap<>();
         List<TpccRun> tuner = new ArrayList<>();
         TpccRun switching = null;
+        List<Path> ycsb = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : files.sorted().toList()) {
                 String n = p.getFileName().toString();
@@ -74,6 +77,8 @@ public final class TunerFigures implements Callable<Integer> {
                     tuner.add(TpccRun.read(p, period));
                 } else if (n.equals("switch-tuner.json")) {
                     switching = TpccRun.read(p, period);
+                } else if (n.matches("ycsb-.*\\.json")) {
+                    ycsb.add(p);
                 }
             }
         }
@@ -91,6 +96,11 @@ public final class TunerFigures implements Callable<Integer> {
             TunerPlots.fig14(dir.resolve("fig14.png"), switching, (Double) ((Map<?, ?>) fig14.get("summary")).get("optimumCost"),
                     memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig14.get("summary")));
+        }
+        if (!ycsb.isEmpty()) {
+            Map<String, Object> fig12 = YcsbTunerRuns.summarize(ycsb, dir.resolve("fig12.png"));
+            write(dir.resolve("fig12.json"), fig12);
+            System.out.println(new ObjectMapper().writeValueAsString(fig12.get("summary")));
         }
         return 0;
     }
