@@ -36,7 +36,7 @@ package dev.breakwater.tuner;
  *       memory away is the risky direction. The limit is never below the minimum step (and one
  *       granule): where 10% of the region is less, a limited step would always be stopped as too
  *       small, and the split could never approach the floors (at 64 MiB with 1 MiB granules, write
- *       memory froze at 9 MiB);</li>
+ *       memory shrinking from 16 MiB would stop at 9 MiB);</li>
  *   <li>x stays within {@code [writeMemoryFloor, M − cacheFloor]}, both rounded inwards to the
  *       granularity, and x itself moves in whole granules (rounded towards the current x);</li>
  *   <li>stop (no step) if {@code |Δ|} is under the minimum step, or the expected gain of the final

@@ -117,7 +117,7 @@ class MemoryTunerRulesTest {
     /**
      * Ten percent of a small region is less than the minimum step (here 10% of 60 MiB < 8 MiB): the
      * limit must not turn every step into one too small to take, or the split freezes far above the
-     * floor. Found on TPC-C at 64 MiB total (1 MiB granules): write memory could not go below 9 MiB.
+     * floor. At 64 MiB total with 1 MiB granules, write memory shrinking from 16 MiB would stop at 9 MiB.
      */
     @Test
     void theLimitNeverCutsAStepBelowTheMinimumStep() {
