@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Paper 000's tuner figures on TPC-C, scaled to a small machine (docs/benchmarks-tuner.md):
 #   fig13 (and fig6): fixed splits of --memory, the tuner from INITIAL (twice), the best split again;
+#   fig13m0: fixed splits again with the tuner run's active component M0 (INITIAL/8): a tuner run keeps
+#          the M0 of its initial split, a fixed split's M0 is its own x/8;
 #   fig14: the tuner through a switch from the standard mix to read-mostly, and fixed splits under
 #          read-mostly for the new optimum;
 #   fig12: YCSB on one tree (ExtendedYcsb --write-ratio), the tuner on, one run per write ratio;
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
-# Usage: bench/scripts/tuner-figures.sh [fig13] [fig14] [fig12] [plot]    (default: all four)
+# Usage: bench/scripts/tuner-figures.sh [fig13] [fig13m0] [fig14] [fig12] [plot]    (default: all)
 # Needs: mvn -B -q -pl tpcc,bench -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,7 +34,8 @@ BENCH=bench/target/benchmarks.jar
 YCSB_RECORDS=${YCSB_RECORDS:-300000}            # fig12: 1 KB records in one tree (~5x of 64m)
 YCSB_RATIOS=${YCSB_RATIOS:-"0.1 0.3 0.5"}
 YCSB_DURATION=${YCSB_DURATION:-90}
-STEPS=${*:-fig13 fig14 fig12 plot}
+M0_SPLITS=${M0_SPLITS:-"8 16 32 48"}
+STEPS=${*:-fig13 fig13m0 fig14 fig12 plot}
 
 mkdir -p "$OUT" "$WORK"
 LOADED=$WORK/loaded-w$WAREHOUSES
@@ -72,6 +75,13 @@ for step in $STEPS; do
       run tuner-2 --tuner on --write-memory "${INITIAL}m" --warmup "$WARMUP" --duration "$DURATION" --seed 12
       best=$(for x in $SPLITS; do echo "$x $(jq .ioCostPerTx "$OUT/fixed-${x}m.json")"; done | sort -g -k2 | head -1 | cut -d' ' -f1)
       run "fixed-${best}m-repeat" --tuner off --write-memory "${best}m" --warmup "$WARMUP" --duration "$DURATION" --seed 12
+      ;;
+    fig13m0)
+      load
+      for x in $M0_SPLITS; do
+        run "m0-fixed-${x}m" --tuner off --write-memory "${x}m" --memory-component-size "$(( INITIAL * 1024 / 8 ))k" \
+          --warmup "$WARMUP" --duration "$DURATION" --seed 11
+      done
       ;;
     fig14)
       load

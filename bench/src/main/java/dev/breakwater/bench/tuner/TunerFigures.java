@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
  *   <li>Figure 13 ({@code fig13.json/.png}): weighted I/O cost per transaction and tpmC at each fixed
  *       split ({@code fixed-<x>m.json}, repeats {@code fixed-<x>m-repeat.json} averaged in), the best
  *       split, the initial split ({@code --initial}), 50/50, and the tuner runs ({@code tuner-*.json}),
- *       with the targets: tuner cost ≤ 1.03 × best, tpmC ≥ 0.97 × best;</li>
+ *       with the targets: tuner cost ≤ 1.03 × best, tpmC ≥ 0.97 × best; fixed splits run with the
+ *       tuner's active-component size ({@code m0-fixed-<x>m.json}) are judged the same way, under
+ *       {@code pinnedM0};</li>
  *   <li>Figure 6 ({@code fig6.png}): the measured cost(x) curve with its write and read parts;</li>
  *   <li>Figure 14 ({@code fig14.json/.png}), if {@code switch-tuner.json} exists: write memory and cost
  *       per operation over time through the mix switch, against the read-mostly optimum, the lowest
@@ -43,7 +45,7 @@ public final class TunerFigures implements Callable<Integer> {
 
     static final double COST_TARGET = 1.03, TPMC_TARGET = 0.97, SWITCH_TARGET = 1.05;
     static final int SWITCH_CYCLES = 10;
-    private static final Pattern FIXED = Pattern.compile("^(rm-)?fixed-(\\d+)m(-repeat)?\\.json$");
+    private static final Pattern FIXED = Pattern.compile("^(rm-|m0-)?fixed-(\\d+)m(-repeat)?\\.json$");
 
     @Option(names = "--dir", required = true, description = "Directory of the run JSONs; figures are written there.")
     Path dir;
@@ -62,7 +64,7 @@ public final class TunerFigures implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        TreeMap<Double, List<TpccRun>> fixed = new TreeMap<>(), readMostly = new TreeMap<>();
+        TreeMap<Double, List<TpccRun>> fixed = new TreeMap<>(), readMostly = new TreeMap<>(), pinned = new TreeMap<>();
         List<TpccRun> tuner = new ArrayList<>();
         TpccRun switching = null;
         List<Path> ycsb = new ArrayList<>();
@@ -71,7 +73,7 @@ public final class TunerFigures implements Callable<Integer> {
                 String n = p.getFileName().toString();
                 Matcher m = FIXED.matcher(n);
                 if (m.matches()) {
-                    (m.group(1) == null ? fixed : readMostly).computeIfAbsent(Double.parseDouble(m.group(2)),
+                    (m.group(1) == null ? fixed : m.group(1).equals("rm-") ? readMostly : pinned).computeIfAbsent(Double.parseDouble(m.group(2)),
                             k -> new ArrayList<>()).add(TpccRun.read(p, period));
                 } else if (n.matches("tuner-.*\\.json")) {
                     tuner.add(TpccRun.read(p, period));
@@ -85,8 +87,11 @@ public final class TunerFigures implements Callable<Integer> {
         double memoryMiB = dev.breakwater.common.config.Sizes.parse(memory) / (1024.0 * 1024.0);
         if (!fixed.isEmpty()) {
             Map<String, Object> fig13 = fig13(fixed, tuner, memoryMiB);
+            if (!pinned.isEmpty()) {
+                fig13.put("pinnedM0", fig13(pinned, tuner, memoryMiB));
+            }
             write(dir.resolve("fig13.json"), fig13);
-            TunerPlots.fig13(dir.resolve("fig13.png"), fixed, tuner, memory);
+            TunerPlots.fig13(dir.resolve("fig13.png"), fixed, pinned, tuner, memory);
             TunerPlots.fig6(dir.resolve("fig6.png"), fixed, memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig13.get("summary")));
         }

@@ -27,12 +27,17 @@ final class TunerPlots {
     private TunerPlots() {
     }
 
-    static void fig13(Path png, TreeMap<Double, List<TpccRun>> fixed, List<TpccRun> tuner, String memory) throws IOException {
+    static void fig13(Path png, TreeMap<Double, List<TpccRun>> fixed, TreeMap<Double, List<TpccRun>> pinned, List<TpccRun> tuner,
+                      String memory) throws IOException {
         XYChart cost = chart("Fig. 13: weighted I/O cost per transaction (ω=2, γ=1), total " + memory,
                 "write memory (MiB)", "pages per transaction");
         XYChart tpmC = chart("Fig. 13: tpmC, total " + memory, "write memory (MiB)", "tpmC");
         addPoints(cost, "fixed splits", fixed, TpccRun::ioCostPerTx);
         addPoints(tpmC, "fixed splits", fixed, TpccRun::tpmC);
+        if (!pinned.isEmpty()) {
+            addPoints(cost, "fixed splits, tuner's M0", pinned, TpccRun::ioCostPerTx);
+            addPoints(tpmC, "fixed splits, tuner's M0", pinned, TpccRun::tpmC);
+        }
         double lo = fixed.firstKey(), hi = fixed.lastKey();
         for (TpccRun t : tuner) {
             String label = t.name() + " (" + fmt(t.initialWriteMemoryMiB()) + " -> " + fmt(t.finalWriteMemoryMiB()) + " MiB)";
