@@ -67,11 +67,17 @@ class ExtendedYcsbSmokeTest {
     @Test
     @SuppressWarnings("unchecked")
     void writeRatioReplacesTheWorkloadsMix() throws Exception {
-        Map<String, Object> r = run("WRITE_ONLY", 4000, "--write-ratio", "0.1");
+        Map<String, Object> r = run("WRITE_ONLY", 4000, "--write-ratio", "0.1", "--engine-option", "tuner-period=5000",
+                "--engine-option", "tuner-write-weight=2", "--engine-option", "log-segment-size=8m");
         Map<String, Map<String, Object>> ops = (Map<String, Map<String, Object>>) ((Map<String, Object>) r.get("run")).get("ops");
         long updates = ((Number) ops.get("UPDATE").get("ok")).longValue();
         assertTrue(updates > 250 && updates < 550, updates + " updates of 4000 at a write ratio of 0.1");
         assertEquals(0.1, ((Number) r.get("writeRatio")).doubleValue());
+        // engine options in milliseconds and weights are numbers, sizes strings with a unit
+        Map<String, Object> config = (Map<String, Object>) r.get("config");
+        assertEquals(5000L, ((Number) config.get("tuner-period")).longValue());
+        assertEquals(2.0, ((Number) config.get("tuner-write-weight")).doubleValue());
+        assertEquals(8L << 20, ((Number) config.get("log-segment-size")).longValue());
     }
 
     @Test
