@@ -5,10 +5,11 @@
 #          the M0 of its initial split, a fixed split's M0 is its own x/8;
 #   fig14: the tuner through a switch from the standard mix to read-mostly, and fixed splits under
 #          read-mostly for the new optimum;
+#   fig14hi: the same switch with the tuner starting at SWITCH_HIGH, far above the read-mostly optimum;
 #   fig12: YCSB on one tree (ExtendedYcsb --write-ratio), the tuner on, one run per write ratio;
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
-# Usage: bench/scripts/tuner-figures.sh [fig13] [fig13m0] [fig14] [fig12] [plot]    (default: all)
+# Usage: bench/scripts/tuner-figures.sh [fig13] [fig13m0] [fig14] [fig14hi] [fig12] [plot]    (default: all)
 # Needs: mvn -B -q -pl tpcc,bench -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,7 +36,8 @@ YCSB_RECORDS=${YCSB_RECORDS:-300000}            # fig12: 1 KB records in one tre
 YCSB_RATIOS=${YCSB_RATIOS:-"0.1 0.3 0.5"}
 YCSB_DURATION=${YCSB_DURATION:-90}
 M0_SPLITS=${M0_SPLITS:-"8 16 32 48"}
-STEPS=${*:-fig13 fig13m0 fig14 fig12 plot}
+SWITCH_HIGH=${SWITCH_HIGH:-48}
+STEPS=${*:-fig13 fig13m0 fig14 fig14hi fig12 plot}
 
 mkdir -p "$OUT" "$WORK"
 LOADED=$WORK/loaded-w$WAREHOUSES
@@ -91,6 +93,11 @@ for step in $STEPS; do
         run "rm-fixed-${x}m" --tuner off --write-memory "${x}m" --mix read-mostly --warmup "$WARMUP" \
           --duration "$RM_DURATION" --seed 22
       done
+      ;;
+    fig14hi)
+      load
+      run "switch-tuner-from${SWITCH_HIGH}" --tuner on --write-memory "${SWITCH_HIGH}m" --warmup "$WARMUP" \
+        --duration "$SWITCH_DURATION" --mix-switch-at "$SWITCH_AT" --mix-after read-mostly --seed 21
       ;;
     fig12)
       for r in $YCSB_RATIOS; do

@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  *       tuner's active-component size ({@code m0-fixed-<x>m.json}) are judged the same way, under
  *       {@code pinnedM0};</li>
  *   <li>Figure 6 ({@code fig6.png}): the measured cost(x) curve with its write and read parts;</li>
- *   <li>Figure 14 ({@code fig14.json/.png}), if {@code switch-tuner.json} exists: write memory and cost
+ *   <li>Figure 14 ({@code fig14.json/.png}; {@code fig14-<s>} for {@code switch-tuner-<s>.json}), per
+ *       {@code switch-tuner*.json}: write memory and cost
  *       per operation over time through the mix switch, against the read-mostly optimum, the lowest
  *       mean cycle cost of the fixed splits under read-mostly ({@code rm-fixed-<x>m.json}) after their
  *       warm-up; target: within 5% of it in at most 10 cycles after the switch (a single cycle's cost,
@@ -66,7 +67,7 @@ public final class TunerFigures implements Callable<Integer> {
     public Integer call() throws IOException {
         TreeMap<Double, List<TpccRun>> fixed = new TreeMap<>(), readMostly = new TreeMap<>(), pinned = new TreeMap<>();
         List<TpccRun> tuner = new ArrayList<>();
-        TpccRun switching = null;
+        List<TpccRun> switching = new ArrayList<>();
         List<Path> ycsb = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : files.sorted().toList()) {
@@ -77,8 +78,8 @@ public final class TunerFigures implements Callable<Integer> {
                             k -> new ArrayList<>()).add(TpccRun.read(p, period));
                 } else if (n.matches("tuner-.*\\.json")) {
                     tuner.add(TpccRun.read(p, period));
-                } else if (n.equals("switch-tuner.json")) {
-                    switching = TpccRun.read(p, period);
+                } else if (n.matches("switch-tuner.*\\.json")) {
+                    switching.add(TpccRun.read(p, period));
                 } else if (n.matches("ycsb-.*\\.json")) {
                     ycsb.add(p);
                 }
@@ -95,10 +96,11 @@ public final class TunerFigures implements Callable<Integer> {
             TunerPlots.fig6(dir.resolve("fig6.png"), fixed, memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig13.get("summary")));
         }
-        if (switching != null) {
-            Map<String, Object> fig14 = fig14(switching, readMostly);
-            write(dir.resolve("fig14.json"), fig14);
-            TunerPlots.fig14(dir.resolve("fig14.png"), switching, (Double) ((Map<?, ?>) fig14.get("summary")).get("optimumCost"),
+        for (TpccRun run : switching) {
+            Map<String, Object> fig14 = fig14(run, readMostly);
+            String name = "fig14" + run.name().substring("switch-tuner".length()); // switch-tuner-from48 -> fig14-from48
+            write(dir.resolve(name + ".json"), fig14);
+            TunerPlots.fig14(dir.resolve(name + ".png"), run, (Double) ((Map<?, ?>) fig14.get("summary")).get("optimumCost"),
                     memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig14.get("summary")));
         }
