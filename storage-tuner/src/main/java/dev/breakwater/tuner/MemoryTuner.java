@@ -33,7 +33,10 @@ package dev.breakwater.tuner;
  * <ol>
  *   <li>a step takes at most {@code maxDecreaseFraction} of the region that shrinks (the cache when
  *       x grows, write memory when it shrinks): both regions have diminishing returns, so taking
- *       memory away is the risky direction;</li>
+ *       memory away is the risky direction. The limit is never below the minimum step (and one
+ *       granule): where 10% of the region is less, a limited step would always be stopped as too
+ *       small, and the split could never approach the floors (at 64 MiB with 1 MiB granules, write
+ *       memory shrinking from 16 MiB would stop at 9 MiB);</li>
  *   <li>x stays within {@code [writeMemoryFloor, M − cacheFloor]}, both rounded inwards to the
  *       granularity, and x itself moves in whole granules (rounded towards the current x);</li>
  *   <li>stop (no step) if {@code |Δ|} is under the minimum step, or the expected gain of the final
@@ -117,15 +120,17 @@ public final class MemoryTuner {
         } else {
             step = -c / slope;
         }
-        // 1. limit the decrease of the region that shrinks
+        // 1. limit the decrease of the region that shrinks, but never below the minimum step: 10% of a
+        //    small region can be less than the minimum step (or a granule), and the split would freeze
+        long g = settings.granularityBytes();
         boolean limited = false;
-        double maxStep = settings.maxDecreaseFraction() * (step > 0 ? total - x : x);
+        double maxStep = Math.max(settings.maxDecreaseFraction() * (step > 0 ? total - x : x),
+                Math.max(settings.minStepBytes(), g));
         if (Math.abs(step) > maxStep) {
             step = Math.signum(step) * maxStep;
             limited = true;
         }
         // 2. bounds and granules
-        long g = settings.granularityBytes();
         long low = ceilTo(settings.writeMemoryFloorBytes(), g);
         long high = Math.floorDiv(total - settings.cacheFloorBytes(), g) * g;
         double target = x + step;

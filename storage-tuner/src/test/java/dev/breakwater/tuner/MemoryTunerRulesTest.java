@@ -114,6 +114,25 @@ class MemoryTunerRulesTest {
         assertTrue(fromCache.limited());
     }
 
+    /**
+     * Ten percent of a small region is less than the minimum step (here 10% of 60 MiB < 8 MiB): the
+     * limit must not turn every step into one too small to take, or the split freezes far above the
+     * floor. At 64 MiB total with 1 MiB granules, write memory shrinking from 16 MiB would stop at 9 MiB.
+     */
+    @Test
+    void theLimitNeverCutsAStepBelowTheMinimumStep() {
+        MemoryTuner t = tuner();
+        long x = 60 * MIB;
+        for (int cycle = 0; cycle < 20; cycle++) {
+            TuningDecision d = t.decide(withCostPrime(x, TOTAL, UNIT, 1));
+            assertTrue(x - d.writeMemoryAfter() <= Math.max(8 * MIB, x / 10), "at most 10% of write memory or the minimum step");
+            x = d.writeMemoryAfter();
+        }
+        // within one minimum step of the write floor (16 MiB; a last step of 4 MiB to it is under the
+        // minimum step); before, the limit of 6 MiB stopped every step and x stayed at 60 MiB
+        assertEquals(20 * MIB, x);
+    }
+
     @Test
     void floorsBoundTheSplit() {
         MemoryTuner t = new MemoryTuner(new TunerSettings(1, 1, 3, 0.05, 0.10, MIB, 0.001, 19 * MIB, 16 * MIB, MIB, 10));

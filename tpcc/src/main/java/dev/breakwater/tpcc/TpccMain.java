@@ -44,6 +44,10 @@ public final class TpccMain implements Callable<Integer> {
     String memory;
     @Option(names = "--write-memory", paramLabel = "SIZE", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
     String writeMemory;
+    @Option(names = "--memory-component-size", paramLabel = "SIZE", description = "Engine memory-component-size, the cap of "
+            + "each tree's active component M0 (M0 = min(this, write memory / 8)). Fixed-split sweeps set it to compare splits "
+            + "at the same M0 as a tuner run, whose M0 stays that of its initial split. Default: the harness's.")
+    String memoryComponentSize;
     @Option(names = "--tuner", paramLabel = "on|off", description = "Memory tuner on (moves memory between write memory and "
             + "buffer cache) or off (fixed split: --write-memory). Default: ${DEFAULT-VALUE}.")
     String tuner = "on";
@@ -156,7 +160,10 @@ public final class TpccMain implements Callable<Integer> {
         }
     }
 
-    /** Applies {@code --tuner}, {@code --tuner-period}, {@code --max-log} and {@code --io-weights}. */
+    /**
+     * Applies {@code --tuner}, {@code --tuner-period}, {@code --max-log}, {@code --io-weights} and
+     * {@code --memory-component-size}.
+     */
     private StorageConfig tunerOptions(StorageConfig config) {
         StorageConfig.Builder b = config.toBuilder();
         String t = tuner.trim().toLowerCase(java.util.Locale.ROOT);
@@ -173,6 +180,9 @@ public final class TpccMain implements Callable<Integer> {
             if (config.get(ConfigOptions.LOG_SEGMENT_SIZE) > bytes) {
                 b.set(ConfigOptions.LOG_SEGMENT_SIZE, Math.max(1L << 20, bytes / 4));
             }
+        }
+        if (memoryComponentSize != null) {
+            b.set(ConfigOptions.MEMORY_COMPONENT_SIZE, Sizes.parse(memoryComponentSize));
         }
         if (ioWeights != null) {
             String[] w = ioWeights.split(",");

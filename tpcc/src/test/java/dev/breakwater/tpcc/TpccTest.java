@@ -98,9 +98,10 @@ class TpccTest {
         Path out = dir.resolve("result.json");
         int code = TpccMain.execute(args("--warehouses", "1", "--terminals", "4", "--duration", "15s", "--warmup", "2s",
                 "--data", data.toString(), "--no-load", "--out", out.toString(), "--seed", "11", "--tuner-period", "2s",
-                "--io-weights", "2,1"));
+                "--io-weights", "2,1", "--memory-component-size", "1m"));
         assertEquals(0, code, "exit code (non-zero means a consistency condition failed)");
         JsonNode r = new ObjectMapper().readTree(out.toFile());
+        assertEquals(1L << 20, r.get("engineConfig").get("memory-component-size").asLong());
         // the tuner is on by default; its cycles (timer of 2 s over a 17 s run) are in the result
         assertTrue(r.get("tuner").size() >= 3, "tuner cycles in the result: " + r.get("tuner"));
         assertEquals(2.0, r.get("writeWeight").asDouble());

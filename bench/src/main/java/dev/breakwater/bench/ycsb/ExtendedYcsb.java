@@ -82,6 +82,9 @@ public final class ExtendedYcsb implements Callable<Integer> {
     @Option(names = "--workload", defaultValue = "WRITE_ONLY",
             description = "One of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
     ExtendedWorkload workload;
+    @Option(names = "--write-ratio", defaultValue = "-1", description = "Fraction of operations that are updates, the rest "
+            + "point reads (e.g. 0.3); replaces --workload's mix (paper 000 Figure 12). Default: the workload's mix.")
+    double writeRatio;
     @Option(names = "--datasets", defaultValue = "1", description = "Number of datasets. Default: ${DEFAULT-VALUE}.")
     int datasets;
     @Option(names = "--records", defaultValue = "100000", description = "Records loaded per dataset. Default: ${DEFAULT-VALUE}.")
@@ -208,6 +211,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--secondary-indexes must be 0..10");
         }
         Hotspot.parse(hotspot, datasets);
+        if (writeRatio != -1 && (writeRatio < 0 || writeRatio > 1)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--write-ratio takes a fraction in [0, 1] (e.g. 0.3), not "
+                    + writeRatio);
+        }
     }
 
     // ------------------------------------------------------------------------------------ one run
@@ -219,6 +226,9 @@ public final class ExtendedYcsb implements Callable<Integer> {
         StorageConfig config = engineConfig(writeMemoryBytes);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("workload", workload.name());
+        if (writeRatio >= 0) {
+            result.put("writeRatio", writeRatio);
+        }
         result.put("datasets", datasets);
         result.put("recordsPerDataset", records);
         result.put("secondaryIndexes", secondaryIndexes);
@@ -274,9 +284,26 @@ public final class ExtendedYcsb implements Callable<Integer> {
             if (eq <= 0) {
                 throw new IllegalArgumentException("--engine-option wants name=value, got '" + o + "'");
             }
-            b.set(o.substring(0, eq), o.substring(eq + 1));
+            b.set(o.substring(0, eq), engineOptionValue(o.substring(eq + 1)));
         }
         return b.build();
+    }
+
+    /**
+     * A number or boolean as such (options in milliseconds, counts and weights want a JSON number, not
+     * the string "5000"), anything else as the string (sizes such as "2MB", names).
+     */
+    static Object engineOptionValue(String text) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode n = new ObjectMapper()
+                    .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+            if (n != null && (n.isNumber() || n.isBoolean())) {
+                return n;
+            }
+        } catch (IOException e) {
+            // not a JSON scalar: a size, a name
+        }
+        return text;
     }
 
     private List<Dataset> createDatasets(StorageEngine engine) {
@@ -506,7 +533,8 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 }
                 int d = datasetChooser.next(rnd);
                 Dataset ds = state.sets.get(d);
-                OpType op = workload.pick(rnd.nextDouble());
+                OpType op = writeRatio >= 0 ? (rnd.nextDouble() < writeRatio ? OpType.UPDATE : OpType.READ)
+                        : workload.pick(rnd.nextDouble());
                 long keynum;
                 if (workload.latest) {
                     long max = state.maxInserted[d].get();

@@ -17,13 +17,16 @@ class ExtendedYcsbSmokeTest {
     Path tmp;
 
     @SuppressWarnings("unchecked")
-    private Map<String, Object> run(String workload, int operations) throws Exception {
+    private Map<String, Object> run(String workload, int operations, String... more) throws Exception {
         ExtendedYcsb cmd = new ExtendedYcsb();
         Path out = tmp.resolve(workload + ".json");
-        int code = new CommandLine(cmd).execute("--dir", tmp.resolve("data").toString(), "--workload", workload,
+        String[] base = {"--dir", tmp.resolve("data").toString(), "--workload", workload,
                 "--datasets", "3", "--records", "1000", "--secondary-indexes", "2", "--hotspot", "80/20",
                 "--threads", "2", "--operations", Integer.toString(operations), "--warmup", "0.2",
-                "--total-memory", "32m", "--write-memory", "8m", "--no-direct-io", "--quiet", "--out", out.toString());
+                "--total-memory", "32m", "--write-memory", "8m", "--no-direct-io", "--quiet", "--out", out.toString()};
+        String[] args = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, args, base.length, more.length);
+        int code = new CommandLine(cmd).execute(args);
         assertEquals(0, code);
         assertTrue(Files.size(out) > 0);
         Map<String, Object> result = cmd.lastResult;
@@ -59,5 +62,29 @@ class ExtendedYcsbSmokeTest {
         Map<String, Object> r = run("E", 300);
         Map<String, Object> runPhase = (Map<String, Object>) r.get("run");
         assertTrue(((Number) runPhase.get("scannedRecords")).longValue() > 0);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void writeRatioReplacesTheWorkloadsMix() throws Exception {
+        Map<String, Object> r = run("WRITE_ONLY", 4000, "--write-ratio", "0.1", "--engine-option", "tuner-period=5000",
+                "--engine-option", "tuner-write-weight=2", "--engine-option", "log-segment-size=8m");
+        Map<String, Map<String, Object>> ops = (Map<String, Map<String, Object>>) ((Map<String, Object>) r.get("run")).get("ops");
+        long updates = ((Number) ops.get("UPDATE").get("ok")).longValue();
+        assertTrue(updates > 250 && updates < 550, updates + " updates of 4000 at a write ratio of 0.1");
+        assertEquals(0.1, ((Number) r.get("writeRatio")).doubleValue());
+        // engine options in milliseconds and weights are numbers, sizes strings with a unit
+        Map<String, Object> config = (Map<String, Object>) r.get("config");
+        assertEquals(5000L, ((Number) config.get("tuner-period")).longValue());
+        assertEquals(2.0, ((Number) config.get("tuner-write-weight")).doubleValue());
+        assertEquals(8L << 20, ((Number) config.get("log-segment-size")).longValue());
+    }
+
+    @Test
+    void writeRatioOutsideZeroToOneIsRefused() {
+        // a usage error (exit code 2) before any data is written; picocli prints the message to stderr
+        assertEquals(2, new CommandLine(new ExtendedYcsb()).execute("--dir", tmp.resolve("bad").toString(), "--write-ratio", "1.5",
+                "--quiet"));
+        assertTrue(Files.notExists(tmp.resolve("bad")));
     }
 }
