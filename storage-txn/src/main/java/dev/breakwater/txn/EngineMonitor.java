@@ -90,7 +90,9 @@ final class EngineMonitor implements Runnable {
         }
         // 1. memory-triggered flush, by the configured scheme and flush policy
         engine.writeMemory.tick();
-        // 2. log-triggered flush and 3. truncation
+        // 2. log-triggered flush and 3. truncation. Not past the durable end: the checkpoint
+        // records keepFrom as where replay starts, and a crash may lose the records after it.
+        long keepFrom = LogKeepPoint.compute(engine.log::durableLsn, engine::oldestUnappliedLsn, engine.trees.values());
         long oldest = engine.oldestUnappliedLsn();
         for (LsmTree t : engine.trees.values()) {
             oldest = Math.min(oldest, t.oldestMemoryLsn());
@@ -102,9 +104,6 @@ final class EngineMonitor implements Runnable {
                 }
             }
         }
-        // Not past the durable end: the checkpoint records keepFrom as where replay starts, and a
-        // crash may lose the records between the durable end and the end.
-        long keepFrom = Math.min(oldest, engine.log.durableLsn());
         long now = System.nanoTime();
         if (engine.log.wouldTruncate(keepFrom)) {
             // Recovery starts no lower than the checkpoint's logStartLsn: record it durably before
