@@ -48,41 +48,84 @@ final class CommitRecordFormat {
      * @throws IllegalArgumentException if the payload is not a commit record of a known version
      */
     static List<TreeOp> decode(ByteBuffer payload) {
-        ByteBuffer b = payload.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        try {
-            byte version = b.get();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("commit record version " + version + ", this build reads " + VERSION);
-            }
-            int n = b.getInt();
-            // Every op takes at least MIN_OP_BYTES: a count the payload cannot hold is damage, and
-            // checking it first keeps a damaged count from sizing the list.
-            if (n < 0 || n > b.remaining() / MIN_OP_BYTES) {
-                throw new IllegalArgumentException("commit record claims " + n + " operations in " + b.remaining() + " bytes");
-            }
-            List<TreeOp> ops = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                boolean delete = b.get() == 1;
-                long tree = b.getLong();
-                byte[] key = bytes(b, "key");
-                byte[] value = bytes(b, "value");
-                ops.add(new TreeOp(tree, delete, key, value));
-            }
-            return ops;
-        } catch (java.nio.BufferUnderflowException e) {
-            throw new IllegalArgumentException("truncated commit record", e);
-        }
+        List<TreeOp> ops = new ArrayList<>();
+        visit(payload, (delete, treeId, b, keyOffset, keyLength, valueOffset, valueLength) -> {
+            byte[] key = new byte[keyLength];
+            byte[] value = new byte[valueLength];
+            b.get(keyOffset, key);
+            b.get(valueOffset, value);
+            ops.add(new TreeOp(treeId, delete, key, value));
+        });
+        return ops;
     }
 
-    /** A u32 length and that many bytes; the length is checked against what is left before allocating. */
-    private static byte[] bytes(ByteBuffer b, String what) {
-        int length = b.getInt();
-        if (length < 0 || length > b.remaining()) {
-            throw new IllegalArgumentException(what + " length " + length + " exceeds the " + b.remaining()
+    /** Receives the operations of one commit record in order, as positions in the payload buffer. */
+    @FunctionalInterface
+    interface OpVisitor {
+        /**
+         * One operation: its key is {@code keyLength} bytes of {@code payload} at absolute index
+         * {@code keyOffset}, its value likewise. The buffer is the caller's, valid during the call only.
+         */
+        void op(boolean delete, long treeId, ByteBuffer payload, int keyOffset, int keyLength, int valueOffset,
+                int valueLength);
+    }
+
+    /**
+     * Checks the payload's framing and passes each operation to {@code visitor} without copying or
+     * allocating: what recovery uses. Every length is checked against the bytes left before the
+     * visitor sees it, so a damaged record fails here, before any of its operations is visited.
+     *
+     * @return the number of operations
+     * @throws IllegalArgumentException if the payload is not a commit record of a known version
+     */
+    static int visit(ByteBuffer payload, OpVisitor visitor) {
+        int pos = payload.position();
+        int limit = payload.limit();
+        ByteBuffer b = payload.order() == ByteOrder.LITTLE_ENDIAN ? payload
+                : payload.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (limit - pos < HEADER_BYTES) {
+            throw new IllegalArgumentException("truncated commit record");
+        }
+        byte version = b.get(pos);
+        if (version != VERSION) {
+            throw new IllegalArgumentException("commit record version " + version + ", this build reads " + VERSION);
+        }
+        int n = b.getInt(pos + 1);
+        pos += HEADER_BYTES;
+        // Every op takes at least MIN_OP_BYTES: a count the payload cannot hold is damage.
+        if (n < 0 || n > (limit - pos) / MIN_OP_BYTES) {
+            throw new IllegalArgumentException("commit record claims " + n + " operations in " + (limit - pos) + " bytes");
+        }
+        // Check the whole record first so that a damaged one visits nothing.
+        int check = pos;
+        for (int i = 0; i < n; i++) {
+            check = checkedEnd(b, check + 1 + 8, limit, "key");
+            check = checkedEnd(b, check, limit, "value");
+        }
+        for (int i = 0; i < n; i++) {
+            boolean delete = b.get(pos) == 1;
+            long tree = b.getLong(pos + 1);
+            int keyLength = b.getInt(pos + 9);
+            int keyOffset = pos + 13;
+            int valueLength = b.getInt(keyOffset + keyLength);
+            int valueOffset = keyOffset + keyLength + 4;
+            visitor.op(delete, tree, b, keyOffset, keyLength, valueOffset, valueLength);
+            pos = valueOffset + valueLength;
+        }
+        return n;
+    }
+
+    /** The end of a u32 length at {@code at} and the bytes it counts, checked against {@code limit}. */
+    private static int checkedEnd(ByteBuffer b, int at, int limit, String what) {
+        if (at < 0 || limit - at < 4) {
+            throw new IllegalArgumentException("truncated commit record");
+        }
+        int length = b.getInt(at);
+        int left = limit - at - 4;
+        if (length < 0 || length > left) {
+            throw new IllegalArgumentException(what + " length " + length + " exceeds the " + left
                     + " bytes left in the commit record");
         }
-        byte[] out = new byte[length];
-        b.get(out);
-        return out;
+        return at + 4 + length;
     }
 }

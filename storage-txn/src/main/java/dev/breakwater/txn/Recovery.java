@@ -12,7 +12,6 @@ import dev.breakwater.txn.log.ReplayResult;
 import dev.breakwater.txn.log.SegmentFiles;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,43 +52,36 @@ final class Recovery {
             from = Math.max(from, checkpoint.logStartLsn());
         }
         long start = System.nanoTime();
-        long[] counts = new long[3]; // records, bytes (headers included), tree operations applied
+        long[] counts = new long[2]; // records and bytes (headers included) accepted, for salvage
+        long applied = 0;
         LogOptions options = LogOptions.fromConfig(engine.config);
         LogReader reader = new LogReader(engine.fs, engine.logDir(), options.maxRecordSize(), engine.io);
+        int threads = ReplayApplier.threads(engine.config.get(ConfigOptions.RECOVERY_THREADS));
         ReplayResult r;
-        try {
-            r = reader.forEach(from, (lsn, payload) -> {
-                counts[0]++;
-                counts[1] += LogRecordFormat.recordLength(payload.remaining());
-                List<TreeOp> ops;
-                try {
-                    ops = CommitRecordFormat.decode(payload);
-                } catch (IllegalArgumentException e) {
-                    throw new IOException("log record at LSN " + lsn + " passed its checksum but is not a commit record: "
-                            + e.getMessage(), e);
+        try (ReplayApplier applier = new ReplayApplier(engine.trees, engine.limits, threads)) {
+            try {
+                r = reader.forEach(from, (lsn, payload) -> {
+                    counts[0]++;
+                    counts[1] += LogRecordFormat.recordLength(payload.remaining());
+                    applier.accept(lsn, payload);
+                });
+                applied = applier.finish();
+                if (checkpoint != null && checkpoint.checksummed() && r.endLsn() < checkpoint.logEndLsn()) {
+                    throw shorterThanCheckpoint(engine, r, checkpoint);
                 }
-                for (TreeOp op : ops) {
-                    LsmTree tree = engine.trees.get(op.treeId());
-                    if (tree != null && lsn > tree.durableLsn()) {
-                        engine.limits.checkReplayed(lsn, op, "tree " + tree.name());
-                        tree.write(op.key(), op.key().length, op.value(), op.value().length, op.delete(), lsn);
-                        counts[2]++;
-                    }
+            } catch (LogCorruptedException e) {
+                if (!salvage) {
+                    throw e;
                 }
-            });
-            if (checkpoint != null && checkpoint.checksummed() && r.endLsn() < checkpoint.logEndLsn()) {
-                throw shorterThanCheckpoint(engine, r, checkpoint);
+                // Every record before the damage was accepted: apply them all before salvage flushes.
+                applied = applier.finish();
+                r = LogSalvage.salvage(engine, e, from, counts[0], counts[1]);
             }
-        } catch (LogCorruptedException e) {
-            if (!salvage) {
-                throw e;
-            }
-            r = LogSalvage.salvage(engine, e, from, counts[0], counts[1]);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (r.records() > 0 || r.stopReason() != LogStopReason.END_OF_LOG) {
-            LOG.info("recovery: replayed {} log records ({} MB, {} tree operations applied) from LSN {} in {} s ({} MB/s); stopped: {}",
-                    r.records(), String.format("%.1f", r.bytes() / 1e6), counts[2], from, String.format("%.2f", seconds),
+            LOG.info("recovery: replayed {} log records ({} MB, {} tree operations applied by {} threads) from LSN {} in {} s ({} MB/s); stopped: {}",
+                    r.records(), String.format("%.1f", r.bytes() / 1e6), applied, threads, from, String.format("%.2f", seconds),
                     String.format("%.1f", r.bytes() / 1e6 / Math.max(seconds, 1e-9)), r.detail());
         }
         return r;

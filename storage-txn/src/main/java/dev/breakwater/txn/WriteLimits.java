@@ -1,6 +1,7 @@
 package dev.breakwater.txn;
 
 import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.lsm.sstable.SSTableFormat;
 import dev.breakwater.txn.log.LogOptions;
@@ -94,10 +95,10 @@ final class WriteLimits {
      *
      * @throws StorageException naming the LSN, the tree and the sizes
      */
-    void checkReplayed(long lsn, TreeOp op, String treeName) {
-        if (op.key().length > maxKeyBytes || op.key().length + op.value().length > maxRecordBytes) {
-            throw new StorageException("log record at LSN " + lsn + " writes a key of " + op.key().length + " bytes and a value of "
-                    + op.value().length + " bytes to " + treeName + ", over this engine's limits (key " + maxKeyBytes
+    void checkReplayed(long lsn, int keyLength, int valueLength, LsmTree tree) {
+        if (keyLength > maxKeyBytes || (long) keyLength + valueLength > maxRecordBytes) {
+            throw new StorageException("log record at LSN " + lsn + " writes a key of " + keyLength + " bytes and a value of "
+                    + valueLength + " bytes to tree " + tree.name() + ", over this engine's limits (key " + maxKeyBytes
                     + " bytes, key plus value " + maxRecordBytes + " bytes for " + ConfigOptions.PAGE_SIZE.name() + " " + pageSize
                     + "); it cannot be stored in an SSTable, so the engine refuses to open rather than fail every flush or drop it. "
                     + "It was written before keys were checked at the API; keep the directory and report it");

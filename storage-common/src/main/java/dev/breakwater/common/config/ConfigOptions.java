@@ -113,6 +113,11 @@ public final class ConfigOptions {
     public static final Option<Long> MAX_LOG_SIZE = define("max-log-size", ValueType.BYTES, GIB, "bytes",
             MIB, null, null, null,
             "Log length at which log-triggered flushes start so the log can be truncated; also triggers a tuning cycle.");
+    public static final Option<Integer> RECOVERY_THREADS = define("recovery-threads", ValueType.INT, 0, "threads",
+            0, 64, null, null,
+            "Threads that apply replayed log records to the trees at open, beside the thread that reads and checks the "
+            + "log; each tree is applied by one of them, in LSN order. 0: one per available processor beyond the first "
+            + "(at least 1, at most 8).");
     public static final Option<LogRecoveryMode> LOG_RECOVERY = define("log-recovery",
             ValueType.enumOf(LogRecoveryMode.class), LogRecoveryMode.STRICT, "", null, null, null, null,
             "What open does when the log or checkpoint is damaged other than by a crash (a bad record with intact "
