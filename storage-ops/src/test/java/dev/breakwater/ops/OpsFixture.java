@@ -8,6 +8,7 @@ import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.Durability;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.txn.Dataset;
+import dev.breakwater.txn.EngineFixture;
 import dev.breakwater.txn.DatasetSpec;
 import dev.breakwater.txn.StorageEngine;
 import dev.breakwater.txn.Tuple;
@@ -21,17 +22,7 @@ final class OpsFixture {
 
     /** Small memory (flushes and merges happen), ASYNC commits, no direct I/O; no endpoint, JMX on. */
     static StorageConfig.Builder small() {
-        return StorageConfig.builder()
-                .set(ConfigOptions.PAGE_SIZE, 4096L)
-                .set(ConfigOptions.TOTAL_MEMORY, 24L << 20)
-                .set(ConfigOptions.WRITE_MEMORY, 8L << 20)
-                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 1L << 20)
-                .set(ConfigOptions.TARGET_SSTABLE_SIZE, 256L << 10)
-                .set(ConfigOptions.SIMULATED_CACHE, 4L << 20)
-                .set(ConfigOptions.LOG_SEGMENT_SIZE, 1L << 20)
-                .set(ConfigOptions.MAX_LOG_SIZE, 4L << 20)
-                .set(ConfigOptions.DURABILITY, Durability.ASYNC)
-                .set(ConfigOptions.DIRECT_IO, false);
+        return EngineFixture.smallConfig().toBuilder().set(ConfigOptions.DURABILITY, Durability.ASYNC);
     }
 
     /** {@link #small()} with the endpoint on a free loopback port. */

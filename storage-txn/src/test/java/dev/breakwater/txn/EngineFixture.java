@@ -7,14 +7,17 @@ import static dev.breakwater.common.key.FieldType.STRING;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.StorageConfig;
 
-/** Small configurations and schemas for engine tests. */
-final class EngineFixture {
+/**
+ * Small configurations and schemas for engine tests; public (and in storage-txn's test-jar) so the
+ * tests of modules above storage-txn start from the same small engine.
+ */
+public final class EngineFixture {
 
     private EngineFixture() {
     }
 
     /** Small memory so flushes and merges happen in tests; 4 KiB pages. */
-    static StorageConfig smallConfig() {
+    public static StorageConfig smallConfig() {
         return StorageConfig.builder()
                 .set(ConfigOptions.PAGE_SIZE, 4096L)
                 .set(ConfigOptions.TOTAL_MEMORY, 24L << 20)

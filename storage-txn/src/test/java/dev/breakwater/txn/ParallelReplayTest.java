@@ -31,16 +31,8 @@ class ParallelReplayTest {
     private final Path dir = Path.of("/db");
 
     private static StorageConfig config(int recoveryThreads) {
-        return StorageConfig.builder()
-                .set(ConfigOptions.PAGE_SIZE, 4096L)
-                .set(ConfigOptions.TOTAL_MEMORY, 24L << 20)
-                .set(ConfigOptions.WRITE_MEMORY, 8L << 20)
-                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 1L << 20)
-                .set(ConfigOptions.TARGET_SSTABLE_SIZE, 256L << 10)
-                .set(ConfigOptions.SIMULATED_CACHE, 4L << 20)
-                .set(ConfigOptions.LOG_SEGMENT_SIZE, 1L << 20)
-                .set(ConfigOptions.MAX_LOG_SIZE, 64L << 20)
-                .set(ConfigOptions.DIRECT_IO, false)
+        return EngineFixture.smallConfig().toBuilder()
+                .set(ConfigOptions.MAX_LOG_SIZE, 64L << 20) // no log-triggered flush: most history stays in the log
                 .set(ConfigOptions.RECOVERY_THREADS, recoveryThreads)
                 .build();
     }
