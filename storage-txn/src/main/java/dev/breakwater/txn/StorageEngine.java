@@ -807,6 +807,30 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /**
+     * Blocks until every commit that returned before this call is durable on disk. Under
+     * {@code SYNC} every commit already is, so it returns at once; under {@code ASYNC} it has the log
+     * synced now instead of within {@code async-sync-interval}. For a host that runs many
+     * {@code ASYNC} commits behind one durability point of its own (a Kafka Streams store's
+     * {@code flush()}, which precedes the checkpoint of changelog offsets).
+     *
+     * @throws StorageFailedException if the log failed before those commits were durable
+     */
+    public void syncLog() {
+        checkOpen();
+        gate.enter();
+        try {
+            long end = log.endLsn();
+            if (end > log.durableLsn()) {
+                log.awaitDurable(end - 1); // the last byte of the last record: durable iff the whole log is
+            }
+        } catch (IOException e) {
+            throw new StorageFailedException("syncing the log of engine in " + dir + " failed: " + e.getMessage(), e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
      * Flushes the memory components of every tree and waits until no merge is running or due, so
      * that no work left over from earlier writes is paid for by later ones. For benchmarks that
      * compare settled engines (a RocksDB run does the same with a flush and waiting for compactions).
