@@ -6,6 +6,7 @@ import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.tree.LsmTree;
@@ -127,10 +128,16 @@ final class DatasetDirectory {
         return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
     }
 
+    /** The active memory component's kind and parameters (paper 001). */
+    static MemoryComponentSpec memorySpec(StorageConfig c) {
+        return new MemoryComponentSpec(c.get(ConfigOptions.MEMORY_COMPONENT_KIND), c.get(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX),
+                c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS), c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
+    }
+
     /** Opens one tree; unless {@code start}, it changes no file until {@link LsmTree#start()} (see {@link #finishOpen()}). */
     private LsmTree openTree(Catalog.Entry e, String what, long treeId, boolean start) throws IOException {
         LsmTree tree = LsmTree.open(e.spec().name() + "." + what, datasetDir(e).resolve(treeDirName(treeId)),
-                treeOptions(engine.config), engine.resources, start);
+                treeOptions(engine.config), engine.resources, start, memorySpec(engine.config));
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
         tree.setLogWindow(engine::logEndLsn, engine.config.get(ConfigOptions.MAX_LOG_SIZE));

@@ -1,6 +1,7 @@
 package dev.breakwater.bench.lsm;
 
 import dev.breakwater.lsm.memory.MemoryComponent;
+import dev.breakwater.lsm.memory.SkipListMemoryComponent;
 import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ public class MemoryComponentInsertBenchmark {
 
         @Setup(Level.Iteration)
         public void newComponent() {
-            component = new MemoryComponent(pool);
+            component = new SkipListMemoryComponent(pool);
         }
 
         @TearDown(Level.Iteration)

@@ -78,6 +78,21 @@ public final class ConfigOptions {
     public static final Option<Integer> STATIC_ACTIVE_DATASETS = define("static-active-datasets", ValueType.INT, 8, "datasets",
             1, 10_000, null, null,
             "With the STATIC scheme: datasets that may hold write memory at once (D); each gets 1/D of write memory.");
+    public static final Option<MemoryComponentKind> MEMORY_COMPONENT_KIND = define("memory-component-kind",
+            ValueType.enumOf(MemoryComponentKind.class), MemoryComponentKind.SKIP_LIST, "", null, null, null, null,
+            "Data structure of the active memory component M0 of every tree (paper 001): SKIP_LIST, VECTOR (append, sort "
+                    + "when read or sealed), HASH_SKIP_LIST or HASH_LINKED_LIST (hash on a key prefix; scans merge all buckets).");
+    public static final Option<Integer> MEMORY_COMPONENT_HASH_PREFIX = define("memory-component-hash-prefix", ValueType.INT, 8,
+            "bytes", 1, 1024, null, null,
+            "With a HASH_* memory component: length of the key prefix that is hashed (shorter keys hash whole).");
+    public static final Option<Integer> MEMORY_COMPONENT_HASH_BUCKETS = define("memory-component-hash-buckets", ValueType.INT,
+            1024, "buckets", 1, 1 << 24, null, null,
+            "With a HASH_* memory component: buckets of its hash table (8 bytes each, plus a 104-byte head per used bucket "
+                    + "of HASH_SKIP_LIST), drawn from write memory on the first write.");
+    public static final Option<Integer> MEMORY_COMPONENT_VECTOR_RESERVE = define("memory-component-vector-reserve", ValueType.INT,
+            0, "entries", 0, 1 << 26, null, null,
+            "With a VECTOR memory component: entries whose index slots (8 bytes each) are reserved on the first write "
+                    + "(the pre-sized vector); 0 grows the index one page at a time.");
     public static final Option<Integer> L0_SLOWDOWN_GROUPS = define("l0-slowdown-groups", ValueType.INT, 8, "groups",
             1, 1000, null, null,
             "Number of L0 groups at which writes are slowed down so merges can catch up.");

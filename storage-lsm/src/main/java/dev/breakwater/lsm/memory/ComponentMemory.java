@@ -75,6 +75,32 @@ final class ComponentMemory {
         }
     }
 
+    /**
+     * Draws one whole page for the caller's own layout (a bucket array, an index chunk), outside the
+     * bump-allocated records; it is held and released like every other page. Returns its address,
+     * or {@link #NO_MEMORY} if the pool has none. The page's bytes are not cleared.
+     */
+    long allocatePage() {
+        pageLock.lock();
+        try {
+            if (released) {
+                throw new IllegalStateException("memory component is closed");
+            }
+            long page = pool.tryAllocatePage();
+            if (page == PagePool.NO_PAGE) {
+                return NO_MEMORY;
+            }
+            if (pageCount == pages.length) {
+                pages = Arrays.copyOf(pages, pages.length * 2);
+            }
+            pages[pageCount] = page;
+            pageCount = pageCount + 1;
+            return page;
+        } finally {
+            pageLock.unlock();
+        }
+    }
+
     /** Installs a fresh page unless another writer already replaced {@code full}; false if the pool is exhausted. */
     private boolean nextPage(Slab full) {
         pageLock.lock();

@@ -44,6 +44,45 @@ final class OffHeapKeys {
         return Integer.compare(len, keyLen);
     }
 
+    /** Compares the {@code lenA} bytes at {@code a} with the {@code lenB} bytes at {@code b}: sign as {@link Integer#compare}. */
+    static int compare(long a, int lenA, long b, int lenB) {
+        int n = Math.min(lenA, lenB);
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long x = MEMORY.readLong(a + i);
+            long y = MEMORY.readLong(b + i);
+            if (x != y) {
+                return NATIVE_LITTLE_ENDIAN ? Long.compareUnsigned(Long.reverseBytes(x), Long.reverseBytes(y)) : Long.compareUnsigned(x, y);
+            }
+        }
+        for (; i < n; i++) {
+            int x = MEMORY.readByte(a + i) & 0xFF;
+            int y = MEMORY.readByte(b + i) & 0xFF;
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return Integer.compare(lenA, lenB);
+    }
+
+    /**
+     * A well-mixed 64-bit hash of {@code key[0..min(keyLen, prefix))}: keys sharing that prefix hash
+     * alike. FNV-1a over the bytes, then the MurmurHash3 finalizer.
+     */
+    static long hashPrefix(byte[] key, int keyLen, int prefix) {
+        int n = Math.min(keyLen, prefix);
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < n; i++) {
+            h = (h ^ (key[i] & 0xFF)) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+
     /** Copies {@code src[0..len)} to {@code address}. */
     static void copyIn(byte[] src, int len, long address) {
         if (len > 0) {

@@ -9,7 +9,7 @@ import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.cursor.MergingCursor;
-import dev.breakwater.lsm.memory.MemoryComponent;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.PagePool;
 import dev.breakwater.lsm.version.Run;
@@ -80,6 +80,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     final MemoryMerger memoryMerger;
     final MergeScheduler merges;
     private final AtomicLong memoryTableIds = new AtomicLong();
+    /** The data structure of every new active memory component. */
+    private final MemoryComponentSpec memorySpec;
     private volatile LongSupplier oldestUnappliedLsn = () -> Long.MAX_VALUE;
     private volatile LogBarrier logBarrier = lsn -> { };
     private volatile LongSupplier logPosition = () -> 0;
@@ -115,8 +117,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     volatile Throwable backgroundError;
     private volatile boolean closed;
 
-    private LsmTree(String name, Path dir, LsmTreeOptions options, TreeResources resources, VersionSet versions) {
+    private LsmTree(String name, Path dir, LsmTreeOptions options, TreeResources resources, VersionSet versions,
+                    MemoryComponentSpec memorySpec) {
         this.name = name;
+        this.memorySpec = memorySpec;
         this.dir = dir;
         this.options = options;
         this.resources = resources;
@@ -148,13 +152,19 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      */
     public static LsmTree open(String name, Path dir, LsmTreeOptions options, TreeResources resources, boolean start)
             throws IOException {
+        return open(name, dir, options, resources, start, MemoryComponentSpec.SKIP_LIST);
+    }
+
+    /** As {@link #open(String, Path, LsmTreeOptions, TreeResources, boolean)}, with active memory components of {@code memorySpec}'s kind. */
+    public static LsmTree open(String name, Path dir, LsmTreeOptions options, TreeResources resources, boolean start,
+                               MemoryComponentSpec memorySpec) throws IOException {
         if (resources.cache().pageSize() != options.pageSize()) {
             throw new IllegalArgumentException("tree " + name + ": page size " + options.pageSize()
                     + " differs from the buffer cache's " + resources.cache().pageSize());
         }
         VersionSet versions = VersionSet.open(name, resources.fs(), dir, resources.cache(), resources.io(),
                 options.directIo(), options.manifestRotateBytes(), start);
-        LsmTree tree = new LsmTree(name, dir, options, resources, versions);
+        LsmTree tree = new LsmTree(name, dir, options, resources, versions, memorySpec);
         if (start) {
             tree.merges.maybeSchedule();
         }
@@ -263,7 +273,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     }
 
     MemoryTable newMemoryTable() {
-        return new MemoryTable(new MemoryComponent(resources.pool()), memoryTableIds.incrementAndGet());
+        return new MemoryTable(memorySpec.create(resources.pool()), memoryTableIds.incrementAndGet());
     }
 
     // ---------------------------------------------------------------- writes

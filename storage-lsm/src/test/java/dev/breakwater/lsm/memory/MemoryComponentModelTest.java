@@ -16,7 +16,10 @@ import java.util.NavigableMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random puts, deletes, point reads and scans against a {@link TreeMap} model that keeps the whole
@@ -31,9 +34,14 @@ class MemoryComponentModelTest {
 
     private static final int OPS = 15_000;
 
+    static Stream<Arguments> cases() {
+        return MemoryKinds.all().stream().flatMap(spec -> LongStream.of(1, 2, 3, 0xB0A7L).limit(spec == MemoryKinds.SKIP_LIST ? 4 : 2)
+                .mapToObj(seed -> Arguments.of(spec, seed)));
+    }
+
     @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3, 0xB0A7L})
-    void matchesTreeMapModelAtEverySnapshot(long seed) throws IOException {
+    @MethodSource("cases")
+    void matchesTreeMapModelAtEverySnapshot(MemoryComponentSpec spec, long seed) throws IOException {
         long reservedBefore = OffHeapMemory.reservedBytes();
         SplittableRandom random = new SplittableRandom(seed);
         NavigableMap<byte[], NavigableMap<Long, Version>> model = new TreeMap<>(Arrays::compareUnsigned);
@@ -41,9 +49,9 @@ class MemoryComponentModelTest {
         long lsn = 0;
         long payload = 0;
         try (WriteMemoryPool pool = new WriteMemoryPool(new WriteMemoryPoolOptions("model", 4096, 64L << 20, 1L << 20))) {
-            try (MemoryComponent c = new MemoryComponent(pool)) {
+            try (MemoryComponent c = spec.create(pool)) {
                 for (int op = 0; op < OPS; op++) {
-                    String where = "seed " + seed + " op " + op;
+                    String where = spec.kind() + " seed " + seed + " op " + op;
                     int kind = random.nextInt(100);
                     if (kind < 55) {
                         byte[] key = randomKey(random);

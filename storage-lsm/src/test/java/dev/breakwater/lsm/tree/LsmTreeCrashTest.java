@@ -4,14 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.io.FaultInjectingFileSystem;
 import dev.breakwater.common.io.MemFileSystem;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.memory.MemoryKinds;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Crash clones taken at random file operations during flushes and merges (the injector runs inside
@@ -24,9 +28,14 @@ class LsmTreeCrashTest {
     private record Clone(MemFileSystem fs, int flushesDone) {
     }
 
-    @ParameterizedTest(name = "memory levels {0}")
-    @ValueSource(ints = {0, 2})
-    void crashClonesReopenToTheLastInstalledVersion(int memoryLevels) throws Exception {
+    /** Monolithic and partitioned trees, with every kind of active memory component. */
+    static Stream<Arguments> cases() {
+        return MemoryKinds.kinds().flatMap(spec -> Stream.of(Arguments.of(0, spec), Arguments.of(2, spec)));
+    }
+
+    @ParameterizedTest(name = "memory levels {0}, {1}")
+    @MethodSource("cases")
+    void crashClonesReopenToTheLastInstalledVersion(int memoryLevels, MemoryComponentSpec spec) throws Exception {
         MemFileSystem mem = new MemFileSystem();
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
         Random rnd = new Random(11);
@@ -47,7 +56,7 @@ class LsmTreeCrashTest {
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         snapshots.add(new TreeMap<>(model));
         Path dir = Path.of("/db/t");
-        try (TreeFixture fx = new TreeFixture(fs, dir, options, 8L << 20); LsmTree tree = fx.open()) {
+        try (TreeFixture fx = new TreeFixture(fs, dir, options, 8L << 20, spec); LsmTree tree = fx.open()) {
             for (int f = 0; f < 30; f++) {
                 for (int i = 0; i < 400; i++) {
                     byte[] key = ByteBuffer.allocate(4).putInt(rnd.nextInt(3000)).array();
@@ -72,7 +81,7 @@ class LsmTreeCrashTest {
         fs.clearInjector();
         assertTrue(clones.size() >= 10, "clones taken: " + clones.size());
         for (Clone c : clones) {
-            try (TreeFixture fx = new TreeFixture(c.fs(), dir, options, 8L << 20); LsmTree reopened = fx.open()) {
+            try (TreeFixture fx = new TreeFixture(c.fs(), dir, options, 8L << 20, spec); LsmTree reopened = fx.open()) {
                 TreeMap<byte[], byte[]> got = TreeFixture.contents(reopened);
                 String before = TreeFixture.describeDifference(snapshots.get(c.flushesDone()), got);
                 String after = c.flushesDone() + 1 < snapshots.size()

@@ -14,6 +14,8 @@ import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.ForwardingManagedTree;
 import dev.breakwater.lsm.manager.WriteMemoryManager;
 import dev.breakwater.lsm.manager.WriteMemoryOptions;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.memory.MemoryKinds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,9 +69,15 @@ class ManagedTreesModelTest {
         List<Arguments> all = new ArrayList<>();
         for (WriteMemoryScheme scheme : WriteMemoryScheme.values()) {
             for (FlushPolicyKind policy : FlushPolicyKind.values()) {
-                all.add(Arguments.of(scheme, policy));
+                all.add(Arguments.of(scheme, policy, MemoryKinds.SKIP_LIST));
             }
         }
+        // Every other memory-component kind under every scheme, with one policy (CI time).
+        MemoryKinds.others().forEach(spec -> {
+            for (WriteMemoryScheme scheme : WriteMemoryScheme.values()) {
+                all.add(Arguments.of(scheme, FlushPolicyKind.OPTIMAL, spec));
+            }
+        });
         return all.stream();
     }
 
@@ -118,11 +126,13 @@ class ManagedTreesModelTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("cases")
-    void randomOperationsOnManagedTreesAgreeWithTreeMaps(WriteMemoryScheme scheme, FlushPolicyKind policy) throws Exception {
+    void randomOperationsOnManagedTreesAgreeWithTreeMaps(WriteMemoryScheme scheme, FlushPolicyKind policy, MemoryComponentSpec spec)
+            throws Exception {
         long seed = SEED ^ (scheme.ordinal() * 31L + policy.ordinal());
-        String where = " (seed " + seed + ", " + scheme + " " + policy + "; rerun with -Dbreakwater.seed=" + SEED + ")";
+        int ops = OPS;
+        String where = " (seed " + seed + ", " + scheme + " " + policy + " " + spec.kind() + "; rerun with -Dbreakwater.seed=" + SEED + ")";
         long offHeapBefore = OffHeapMemory.reservedBytes();
         Random rnd = new Random(seed);
         AtomicLong logPosition = new AtomicLong();
@@ -134,12 +144,12 @@ class ManagedTreesModelTest {
             models.add(TreeFixture.newModel());
         }
         ValueHolder out = new ValueHolder();
-        int reopenAt = OPS / 2 + rnd.nextInt(OPS / 4);
+        int reopenAt = ops / 2 + rnd.nextInt(ops / 4);
         int resizes = 0;
         long flushes = 0;
         long logFlushedBytes = 0;
         long memorySeals = 0;
-        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), treeOptions(scheme), POOL)) {
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), treeOptions(scheme), POOL, spec)) {
             WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(scheme, policy, 0.9,
                     STATIC_DATASETS, 4 * MAX_LOG_BYTES, 64 * 1024), logPosition::get);
             List<CountingTree> trees = new ArrayList<>();
@@ -183,7 +193,7 @@ class ManagedTreesModelTest {
             watcher.start();
             try {
                 int ti = 0;
-                for (int op = 0; op < OPS; op++) {
+                for (int op = 0; op < ops; op++) {
                     if (rnd.nextInt(100) == 0) {
                         ti = rnd.nextInt(TREES); // runs of operations on one tree, so one dataset leads for a while
                     }
@@ -277,7 +287,7 @@ class ManagedTreesModelTest {
             // Everything reached disk at close: reopening shows exactly the models.
             trees.clear();
             for (int i = 0; i < TREES; i++) {
-                try (LsmTree again = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources)) {
+                try (LsmTree again = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, fx.memorySpec)) {
                     assertEquals("equal", TreeFixture.describeDifference(models.get(i), TreeFixture.contents(again)),
                             "tree " + i + " reopened after the run" + where);
                 }
@@ -302,7 +312,7 @@ class ManagedTreesModelTest {
     private static void openAll(TreeFixture fx, WriteMemoryManager m, List<CountingTree> trees, AtomicLong logPosition,
                                 LongAdder[] requests, AtomicReference<Thread> inNoteWrite, LongAdder deactivations) throws IOException {
         for (int i = 0; i < TREES; i++) {
-            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources);
+            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, fx.memorySpec);
             t.setLogWindow(logPosition::get, MAX_LOG_BYTES);
             CountingTree ct = new CountingTree(t, requests, inNoteWrite, deactivations);
             trees.add(ct);

@@ -9,6 +9,7 @@ import dev.breakwater.buffercache.BufferCacheOptions;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import java.io.IOException;
@@ -31,8 +32,15 @@ final class TreeFixture implements AutoCloseable {
     final WriteMemoryPool pool;
     final TreeResources resources;
     final LsmTreeOptions options;
+    /** The kind of active memory component the trees opened here build. */
+    final MemoryComponentSpec memorySpec;
 
     TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes) {
+        this(fs, dir, options, poolBytes, MemoryComponentSpec.SKIP_LIST);
+    }
+
+    TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes, MemoryComponentSpec memorySpec) {
+        this.memorySpec = memorySpec;
         this.fs = fs;
         this.dir = dir;
         this.options = options;
@@ -49,7 +57,7 @@ final class TreeFixture implements AutoCloseable {
     }
 
     LsmTree open() throws IOException {
-        return LsmTree.open("t", dir, options, resources);
+        return LsmTree.open("t", dir, options, resources, true, memorySpec);
     }
 
     static TreeMap<byte[], byte[]> newModel() {

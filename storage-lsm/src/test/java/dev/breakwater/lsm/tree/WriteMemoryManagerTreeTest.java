@@ -9,6 +9,8 @@ import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.WriteMemoryManager;
 import dev.breakwater.lsm.manager.WriteMemoryOptions;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.memory.MemoryKinds;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The global write-memory manager driving real trees that share one pool. */
@@ -37,7 +42,7 @@ class WriteMemoryManagerTreeTest {
     private static List<LsmTree> openTrees(TreeFixture fx, WriteMemoryManager m) throws Exception {
         List<LsmTree> trees = new ArrayList<>();
         for (int i = 0; i < TREES; i++) {
-            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources);
+            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, fx.memorySpec);
             trees.add(t);
             m.register(t, "d" + i);
         }
@@ -176,11 +181,17 @@ class WriteMemoryManagerTreeTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(FlushPolicyKind.class)
-    void theBudgetIsNeverExceededAndEveryTreeStaysCorrect(FlushPolicyKind policy) throws Exception {
+    /** Every policy with the skip-list; every other memory-component kind with the optimal policy. */
+    static Stream<Arguments> budgetCases() {
+        return Stream.concat(Stream.of(FlushPolicyKind.values()).map(p -> Arguments.of(p, MemoryKinds.SKIP_LIST)),
+                MemoryKinds.others().map(spec -> Arguments.of(FlushPolicyKind.OPTIMAL, spec)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("budgetCases")
+    void theBudgetIsNeverExceededAndEveryTreeStaysCorrect(FlushPolicyKind policy, MemoryComponentSpec spec) throws Exception {
         AtomicLong logPosition = new AtomicLong();
-        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 2L << 20)) {
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 2L << 20, spec)) {
             WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
                     policy, 0.95, 8, 1L << 20, 64 * 1024), logPosition::get);
             List<LsmTree> trees = openTrees(fx, m);

@@ -1,0 +1,327 @@
+package dev.breakwater.lsm.memory;
+
+import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.MAX_HEIGHT;
+import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
+
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The {@link dev.breakwater.common.config.MemoryComponentKind#SKIP_LIST} memory component (the default): a concurrent,
+ * multi-version skip-list whose nodes live in off-heap pages drawn from a {@link PagePool} (layout:
+ * {@link SkipListNodeDescriptor}).
+ *
+ * <h2>Model</h2>
+ * An entry is a version {@code (key, lsn)} carrying a value or a tombstone. Versions are ordered by
+ * key ascending (unsigned bytes), then LSN descending, so the first version of a key at or after
+ * {@code (key, S)} is the newest one visible at snapshot {@code S}. Nothing is overwritten or removed:
+ * every {@link #put} adds a version. Two puts of the same {@code (key, lsn)} both stay; the later one
+ * sorts first and so wins (among concurrent ones, whichever links first at level 0 loses).
+ *
+ * <h2>Concurrency</h2>
+ * Writers on any number of threads insert lock-free (the scheme of LevelDB's skip-list, made
+ * concurrent as in RocksDB's inline skip-list): a writer claims node memory by bump allocation in the
+ * current page ({@link ComponentMemory}), fills the node, finds its predecessors and successors at
+ * every level, then links it bottom-up with one CAS per level on the predecessor's next pointer. A
+ * failed CAS means a node was linked between predecessor and successor; since nodes are never
+ * removed, the predecessor is still before the new node and the writer rescans forward from it. A
+ * node is therefore visible at level 0 (and to every reader) before any higher level, and the CAS
+ * publishes the node's contents. Readers only follow next pointers with volatile reads: they never
+ * block and never wait for writers.
+ *
+ * <h2>Memory</h2>
+ * The pool is touched once per page. When it has no page left, {@link #put} returns {@code false}
+ * having inserted nothing: the caller (the tree) flushes, then retries, possibly into a new
+ * component. A record larger than a page can hold is refused with an exception.
+ *
+ * <p>Invariants: (1) at every level the list is sorted in entry order, and level {@code i+1} is a
+ * sub-list of level {@code i}; (2) nodes are never unlinked, moved or freed before {@link #close()};
+ * (3) every field of a node but its next pointers is immutable once the node is reachable; (4)
+ * {@link #bytesUsed()} equals the pages this component holds times the page size; (5)
+ * {@code minLsn() <= lsn <= maxLsn()} for every reachable version (the range is widened before a node
+ * is linked).
+ *
+ * <p>Thread safety: {@link #put}, {@link #get}, {@link #cursor} and the statistics are safe from any
+ * thread, concurrently. A read at snapshot {@code S} is repeatable only if no put with an LSN at or
+ * below {@code S} is still in progress (the transaction layer assigns LSNs so). {@link #close()}
+ * requires that no put, get or cursor is in progress or will follow (the tree ensures this with
+ * reference counts); it is idempotent.
+ */
+public final class SkipListMemoryComponent implements MemoryComponent {
+
+    /** Sentinel address of the head: never a node address, since nodes are 8-byte aligned. */
+    static final long HEAD = 1L;
+
+    /** Per-thread scratch for a splice: predecessors at {@code [0, MAX_HEIGHT)}, successors after. */
+    private static final ThreadLocal<long[]> SPLICE = ThreadLocal.withInitial(() -> new long[2 * MAX_HEIGHT]);
+
+    /** Random bits consumed per trial; {@link SkipListNodeDescriptor#BRANCHING} is a power of two. */
+    private static final int BRANCHING_BITS = Integer.numberOfTrailingZeros(SkipListNodeDescriptor.BRANCHING);
+
+    private final ComponentMemory memory;
+    private final int maxRecordLength;
+    /** The head's next pointers, on heap so an empty component holds no page. */
+    private final AtomicLongArray head = new AtomicLongArray(MAX_HEIGHT);
+    /** Highest level in use; only grows. */
+    private final AtomicInteger maxHeight = new AtomicInteger(1);
+    private final LongAdder entries = new LongAdder();
+    private final LongAdder payload = new LongAdder();
+    private final AtomicLong minLsn = new AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong maxLsn = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public SkipListMemoryComponent(PagePool pool) {
+        this.memory = new ComponentMemory(pool);
+        this.maxRecordLength = SkipListNodeDescriptor.maxRecordLength(pool.pageSize());
+    }
+
+    /** The largest {@code keyLength + valueLength} a record may have (a page minus node overhead). */
+    @Override
+    public int maxRecordLength() {
+        return maxRecordLength;
+    }
+
+    /**
+     * Adds the version {@code (key, lsn)}: a value, or a tombstone (whose value is ignored and stored
+     * empty). Allocates nothing on the heap.
+     *
+     * @return true if inserted; false if the pool had no page for it, in which case nothing was
+     *         inserted and the caller should flush and retry
+     * @throws IllegalArgumentException if {@code keyLen + valueLen} exceeds {@link #maxRecordLength()},
+     *         if {@code lsn < 0} or if a length is outside its array
+     */
+    @Override
+    public boolean put(byte[] key, int keyLen, byte[] value, int valueLen, boolean tombstone, long lsn) {
+        int valueLength = tombstone ? 0 : valueLen;
+        checkRecord(key, keyLen, value, valueLength, lsn);
+        int height = randomHeight();
+        long node = memory.allocate(SkipListNodeDescriptor.nodeLength(height, keyLen, valueLength));
+        if (node == ComponentMemory.NO_MEMORY) {
+            return false;
+        }
+        SkipListNodes.init(node, height, tombstone, key, keyLen, value, valueLength, lsn);
+        widenLsnRange(lsn);
+        link(node, height, key, keyLen, lsn);
+        entries.increment();
+        payload.add(keyLen + valueLength);
+        return true;
+    }
+
+    /**
+     * Looks up the newest version of {@code key[0..keyLen)} with an LSN at or below
+     * {@code snapshotLsn}: {@link LookupResult#FOUND} with the value copied into {@code out},
+     * {@link LookupResult#DELETED} if that version is a tombstone ({@code out} then holds an empty
+     * value and its LSN), {@link LookupResult#ABSENT} if there is none. Allocates nothing once
+     * {@code out} is large enough.
+     */
+    @Override
+    public LookupResult get(byte[] key, int keyLen, long snapshotLsn, ValueHolder out) {
+        long node = seek(key, keyLen, snapshotLsn);
+        if (node == NIL || SkipListNodes.compareKey(node, key, keyLen) != 0) {
+            return LookupResult.ABSENT;
+        }
+        long lsn = SkipListNodes.lsn(node);
+        if (SkipListNodes.isTombstone(node)) {
+            out.prepare(0, lsn);
+            return LookupResult.DELETED;
+        }
+        int length = SkipListNodes.valueLength(node);
+        OffHeapKeys.copyOut(SkipListNodes.valueAddress(node), out.prepare(length, lsn), length);
+        return LookupResult.FOUND;
+    }
+
+    /**
+     * A cursor over keys at or after {@code fromInclusive[0..fromLen)} (from the first key if null),
+     * yielding for each key its newest version at or below {@code snapshotLsn}, tombstones included
+     * (the tree hides them). Keys absent at the snapshot are skipped.
+     */
+    @Override
+    public EntryCursor cursor(byte[] fromInclusive, int fromLen, long snapshotLsn) {
+        long start = fromInclusive == null ? head.get(0) : seek(fromInclusive, fromLen, snapshotLsn);
+        return new MemoryComponentCursor(start, snapshotLsn);
+    }
+
+    /** What a flush writes: every key's newest version, tombstones included, from the first key. */
+    @Override
+    public EntryCursor flushCursor() {
+        return cursor(null, 0, Long.MAX_VALUE);
+    }
+
+    /** Exactly the bytes this component draws on the pool: pages held times the page size. */
+    @Override
+    public long bytesUsed() {
+        return memory.bytesHeld();
+    }
+
+    /** Key and value bytes of all versions stored (no node overhead or page waste). */
+    @Override
+    public long payloadBytes() {
+        return payload.sum();
+    }
+
+    /** Number of versions stored (a key written three times counts three). */
+    @Override
+    public long entryCount() {
+        return entries.sum();
+    }
+
+    /** Smallest LSN stored, {@link Long#MAX_VALUE} if empty: what the log must keep for this component. */
+    @Override
+    public long minLsn() {
+        return minLsn.get();
+    }
+
+    /** Largest LSN stored, {@link Long#MIN_VALUE} if empty. */
+    @Override
+    public long maxLsn() {
+        return maxLsn.get();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return head.get(0) == NIL;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Returns every page to the pool. Idempotent. Requires: no put, get or cursor in progress, and
+     * none after; the memory of every node is invalid afterwards.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            memory.release();
+        }
+    }
+
+    // ---------------------------------------------------------------- skip-list internals
+
+    /** The first node whose entry is not before {@code (key, lsn)}: the newest version of key visible at lsn, if any. */
+    long seek(byte[] key, int keyLen, long lsn) {
+        long x = HEAD;
+        long next = NIL;
+        for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            next = next(x, level);
+            while (next != NIL && before(next, key, keyLen, lsn)) {
+                x = next;
+                next = next(x, level);
+            }
+        }
+        return next;
+    }
+
+    /** Links a filled node bottom-up; see the class comment for why a rescan from the predecessor suffices. */
+    private void link(long node, int height, byte[] key, int keyLen, long lsn) {
+        int top = raiseMaxHeight(height);
+        long[] splice = SPLICE.get();
+        long x = HEAD;
+        for (int level = top - 1; level >= 0; level--) {
+            scan(x, level, key, keyLen, lsn, splice);
+            x = splice[level];
+        }
+        for (int level = 0; level < height; level++) {
+            while (true) {
+                long pred = splice[level];
+                long succ = splice[MAX_HEIGHT + level];
+                SkipListNodes.setNextUnpublished(node, level, succ);
+                if (casNext(pred, level, succ, node)) {
+                    break;
+                }
+                scan(pred, level, key, keyLen, lsn, splice);
+            }
+        }
+    }
+
+    /** From {@code start} at {@code level}, records the last node before {@code (key, lsn)} and its successor. */
+    private void scan(long start, int level, byte[] key, int keyLen, long lsn, long[] splice) {
+        long x = start;
+        long next = next(x, level);
+        while (next != NIL && before(next, key, keyLen, lsn)) {
+            x = next;
+            next = next(x, level);
+        }
+        splice[level] = x;
+        splice[MAX_HEIGHT + level] = next;
+    }
+
+    /**
+     * True if {@code node} sorts strictly before {@code (key, lsn)}: a smaller key, or the same key
+     * with a larger LSN. An equal entry is not before, so a new node goes in front of its equals.
+     */
+    private static boolean before(long node, byte[] key, int keyLen, long lsn) {
+        int c = SkipListNodes.compareKey(node, key, keyLen);
+        return c != 0 ? c < 0 : SkipListNodes.lsn(node) > lsn;
+    }
+
+    private long next(long x, int level) {
+        return x == HEAD ? head.get(level) : SkipListNodes.next(x, level);
+    }
+
+    private boolean casNext(long x, int level, long expected, long node) {
+        return x == HEAD ? head.compareAndSet(level, expected, node) : SkipListNodes.casNext(x, level, expected, node);
+    }
+
+    private int raiseMaxHeight(int height) {
+        int current = maxHeight.get();
+        while (height > current) {
+            if (maxHeight.compareAndSet(current, height)) {
+                return height;
+            }
+            current = maxHeight.get();
+        }
+        return current;
+    }
+
+    /** 1 + the number of successes of independent 1/{@link SkipListNodeDescriptor#BRANCHING} trials, capped. */
+    private static int randomHeight() {
+        int bits = ThreadLocalRandom.current().nextInt();
+        int height = 1;
+        while (height < MAX_HEIGHT && (bits & (SkipListNodeDescriptor.BRANCHING - 1)) == 0) {
+            height++;
+            bits >>>= BRANCHING_BITS;
+        }
+        return height;
+    }
+
+    private void widenLsnRange(long lsn) {
+        long min = minLsn.get();
+        while (lsn < min && !minLsn.compareAndSet(min, lsn)) {
+            min = minLsn.get();
+        }
+        long max = maxLsn.get();
+        while (lsn > max && !maxLsn.compareAndSet(max, lsn)) {
+            max = maxLsn.get();
+        }
+    }
+
+    private void checkRecord(byte[] key, int keyLen, byte[] value, int valueLen, long lsn) {
+        if (keyLen < 0 || keyLen > key.length) {
+            throw new IllegalArgumentException("key length " + keyLen + " outside byte[" + key.length + "]");
+        }
+        if (valueLen < 0 || (valueLen > 0 && valueLen > value.length)) {
+            throw new IllegalArgumentException("value length " + valueLen + " outside byte[" + (value == null ? 0 : value.length) + "]");
+        }
+        if (lsn < 0) {
+            throw new IllegalArgumentException("LSN must be >= 0, got " + lsn);
+        }
+        if ((long) keyLen + valueLen > maxRecordLength) {
+            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLen) + " bytes (key " + keyLen + " + value "
+                    + valueLen + ") exceeds the limit of " + maxRecordLength + " bytes for write-memory pages of "
+                    + memory.pageSize() + " bytes");
+        }
+        if (closed.get()) {
+            throw new IllegalStateException("memory component is closed");
+        }
+    }
+}
