@@ -45,7 +45,7 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(45, ConfigOptions.ALL.size());
+        assertEquals(46, ConfigOptions.ALL.size());
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -143,6 +143,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.BUFFER_CACHE_PIN_WAIT, 250L)
                 .set(BLOOM_BITS_PER_KEY, 7.5)
                 .set(SIZE_RATIO, 4)
+                .set(ConfigOptions.RUNS_PER_LEVEL, 2)
                 .set(ConfigOptions.TARGET_SSTABLE_SIZE, 8 * MIB)
                 .set(MERGE_POLICY, MergePolicyKind.TIERING)
                 .set(LEAF_COMPRESSION, LeafCompression.LZ4)
