@@ -70,6 +70,24 @@ public record Workload(double z0, double z1, double q, double u) {
         return Math.max(0, d);
     }
 
+    /**
+     * The mix an engine observed: its point reads split by {@code emptyFraction} into empty (z0) and
+     * non-empty (z1) reads, its scans as range reads (q) and its record writes (u). Breakwater counts
+     * point reads without telling found from not found, so the split is an input.
+     */
+    public static Workload fromCounts(long pointReads, long scans, long writes, double emptyFraction) {
+        if (pointReads < 0 || scans < 0 || writes < 0) {
+            throw new IllegalArgumentException("operation counts must be >= 0, got " + pointReads + ", " + scans + ", " + writes);
+        }
+        if (!(emptyFraction >= 0 && emptyFraction <= 1)) {
+            throw new IllegalArgumentException("the empty-read fraction must be in [0, 1], got " + emptyFraction);
+        }
+        if (pointReads + scans + writes == 0) {
+            throw new IllegalArgumentException("no operations counted yet: nothing to take a mix from");
+        }
+        return new Workload(pointReads * emptyFraction, pointReads * (1 - emptyFraction), scans, writes);
+    }
+
     /** The 15 expected workloads of the slides' uncertainty benchmark, index 0 to 14. */
     public static List<Workload> expectedWorkloads() {
         return List.of(
