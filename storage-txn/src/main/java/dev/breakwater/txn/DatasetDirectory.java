@@ -124,6 +124,9 @@ final class DatasetDirectory {
                 .withCompression(c.get(ConfigOptions.LEAF_COMPRESSION) == LeafCompression.LZ4 ? Compression.LZ4 : Compression.NONE)
                 .withDirectIo(c.get(ConfigOptions.DIRECT_IO))
                 .withBloomBits(c.get(ConfigOptions.BLOOM_BITS_PER_KEY));
+        if (c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.RUNS_PER_LEVEL) {
+            o = o.withRunsPerLevel(c.get(ConfigOptions.RUNS_PER_LEVEL));
+        }
         int slowdown = c.get(ConfigOptions.L0_SLOWDOWN_GROUPS);
         return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
     }

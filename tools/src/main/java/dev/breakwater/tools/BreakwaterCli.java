@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code breakwater} command line: {@code info}, {@code verify} and {@code dump} read a data
  * directory that no engine has open (they refuse one an engine holds, see {@link EngineLockCheck},
- * and never modify a file); {@code stats} prints a running engine's statistics endpoint.
+ * and never modify a file); {@code stats} prints a running engine's statistics endpoint; {@code advise}
+ * recommends an LSM design for a workload (paper 003, {@link AdviseCommand}).
  *
  * <p>Exit codes: {@value #OK} success; {@value #PROBLEMS} {@code verify} found problems;
  * {@value #USAGE} bad arguments; {@value #FAILED} the command could not run (an engine holds the
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "breakwater", mixinStandardHelpOptions = true, version = "breakwater 0.1.0",
         description = "Inspect a Breakwater data directory that no engine has open, or a running engine's stats.",
-        subcommands = {InfoCommand.class, VerifyCommand.class, DumpCommand.class, StatsCommand.class,
+        subcommands = {InfoCommand.class, VerifyCommand.class, DumpCommand.class, StatsCommand.class, AdviseCommand.class,
                 CommandLine.HelpCommand.class})
 public final class BreakwaterCli implements Runnable {
 
@@ -38,7 +39,7 @@ public final class BreakwaterCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: info, verify, dump or stats");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: info, verify, dump, stats or advise");
     }
 
     /** A command line whose failures print one line (no stack trace) and exit {@link #FAILED}. */

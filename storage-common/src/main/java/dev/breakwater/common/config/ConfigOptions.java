@@ -56,6 +56,9 @@ public final class ConfigOptions {
     public static final Option<MergePolicyKind> MERGE_POLICY = define("merge-policy", ValueType.enumOf(MergePolicyKind.class),
             MergePolicyKind.LEVELING, "", null, null, null, null,
             "Merge policy of every LSM-tree.");
+    public static final Option<Integer> RUNS_PER_LEVEL = define("runs-per-level", ValueType.INT, 1, "runs",
+            1, 99, null, null,
+            "With merge-policy RUNS_PER_LEVEL: the most sorted runs K a level holds, below size-ratio (1 is leveling, size-ratio - 1 tiering).");
     public static final Option<LeafCompression> LEAF_COMPRESSION = define("leaf-compression",
             ValueType.enumOf(LeafCompression.class), LeafCompression.NONE, "", null, null, null, null,
             "Compression of B+-tree leaf pages in disk components.");
@@ -209,7 +212,8 @@ public final class ConfigOptions {
             OptionConstraint.lessThan(WRITE_MEMORY, TOTAL_MEMORY, "the buffer cache gets the rest"),
             OptionConstraint.atMost(MEMORY_COMPONENT_SIZE, WRITE_MEMORY, "M0 must fit in write memory"),
             OptionConstraint.lessThan(L0_SLOWDOWN_GROUPS, L0_STOP_GROUPS, "writes slow down before they stop"),
-            OptionConstraint.atMost(LOG_SEGMENT_SIZE, MAX_LOG_SIZE, "the log holds at least one segment"));
+            OptionConstraint.atMost(LOG_SEGMENT_SIZE, MAX_LOG_SIZE, "the log holds at least one segment"),
+            OptionConstraint.lessThan(RUNS_PER_LEVEL, SIZE_RATIO, "a level holds at most T - 1 runs"));
 
     private ConfigOptions() {
     }

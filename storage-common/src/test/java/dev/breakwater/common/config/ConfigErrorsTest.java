@@ -131,8 +131,9 @@ class ConfigErrorsTest {
         rejects(() -> StorageConfig.builder().set("l0-slowdown-groups", 12).build(), "l0-slowdown-groups", "'l0-stop-groups' = 12");
         rejects(() -> StorageConfig.builder().set("memory-component-size", "65m").build(), "memory-component-size", "at most 'write-memory'");
         rejects(() -> StorageConfig.builder().set("max-log-size", "32m").build(), "log-segment-size", "at most 'max-log-size'");
+        rejects(() -> StorageConfig.builder().set("runs-per-level", 10).build(), "runs-per-level", "less than 'size-ratio'");
         // each constraint is exercised above; a new constraint should get a case here
-        assertEquals(4, ConfigOptions.CONSTRAINTS.size());
+        assertEquals(5, ConfigOptions.CONSTRAINTS.size());
     }
 
     @Test

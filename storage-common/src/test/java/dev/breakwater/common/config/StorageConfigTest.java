@@ -146,6 +146,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.BUFFER_CACHE_PIN_WAIT, 250L)
                 .set(BLOOM_BITS_PER_KEY, 7.5)
                 .set(SIZE_RATIO, 4)
+                .set(ConfigOptions.RUNS_PER_LEVEL, 2)
                 .set(ConfigOptions.TARGET_SSTABLE_SIZE, 8 * MIB)
                 .set(MERGE_POLICY, MergePolicyKind.TIERING)
                 .set(LEAF_COMPRESSION, LeafCompression.LZ4)

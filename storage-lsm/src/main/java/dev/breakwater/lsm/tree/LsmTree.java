@@ -129,7 +129,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.writeMemoryShare = options.mergeSettings().writeMemoryBytes();
         this.flusher = new Flusher(this);
         this.memoryMerger = new MemoryMerger(this);
-        this.merges = new MergeScheduler(this, options.policy().picker());
+        this.merges = new MergeScheduler(this, options.picker());
         this.memoryLevels = MemoryLevels.empty(options.memoryLevels());
         MemoryTable active = newMemoryTable();
         this.current = new SuperVersion(active, List.of(), memoryLevels, versions.acquireCurrent(), 0);

@@ -3,6 +3,7 @@ package dev.breakwater.lsm.tree;
 import dev.breakwater.lsm.merge.LevelingPicker;
 import dev.breakwater.lsm.merge.MergePicker;
 import dev.breakwater.lsm.merge.MergeSettings;
+import dev.breakwater.lsm.merge.RunsPerLevelPicker;
 import dev.breakwater.lsm.merge.TieringPicker;
 import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.sstable.SSTableOptions;
@@ -31,19 +32,38 @@ import java.time.Duration;
  * @param memoryLevels         0 for a monolithic memory component (flushed whole to disk); otherwise
  *                             the number of memory levels M1..Mk of a partitioned memory component
  *                             (paper 000 section 4.1), whose M0 is sealed at {@code memoryTableBytes}
+ * @param runsPerLevel         K for {@link Policy#RUNS_PER_LEVEL} (ignored by the other policies)
  */
 public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
                              int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
                              double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
-                             Duration stallTimeout, long manifestRotateBytes, int memoryLevels) {
+                             Duration stallTimeout, long manifestRotateBytes, int memoryLevels, int runsPerLevel) {
 
     /** Merge policies. */
     public enum Policy {
-        LEVELING, TIERING;
+        LEVELING, TIERING,
+        /** Up to {@code runsPerLevel} runs per level ({@link RunsPerLevelPicker}, paper 003's K). */
+        RUNS_PER_LEVEL;
 
+        /** Requires: not {@link #RUNS_PER_LEVEL}, whose picker needs K ({@link LsmTreeOptions#picker()} builds it). */
         MergePicker picker() {
             return this == LEVELING ? new LevelingPicker() : new TieringPicker();
         }
+    }
+
+    /** The picker of this tree's policy. */
+    MergePicker picker() {
+        return policy == Policy.RUNS_PER_LEVEL ? new RunsPerLevelPicker(runsPerLevel) : policy.picker();
+    }
+
+    /** Merge policy {@link Policy#RUNS_PER_LEVEL} with K runs per level (K &gt;= 1; capped at T − 1). */
+    public LsmTreeOptions withRunsPerLevel(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("runs per level must be >= 1, got " + k);
+        }
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, Policy.RUNS_PER_LEVEL, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo,
+                stallTimeout, manifestRotateBytes, memoryLevels, k);
     }
 
     public LsmTreeOptions {
@@ -54,6 +74,9 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         if (memoryLevels < 0) {
             throw new IllegalArgumentException("memoryLevels must be >= 0, got " + memoryLevels);
         }
+        if (runsPerLevel < 1) {
+            throw new IllegalArgumentException("runsPerLevel must be >= 1, got " + runsPerLevel);
+        }
         if (maxImmutables < 1) {
             throw new IllegalArgumentException("maxImmutables must be >= 1, got " + maxImmutables);
         }
@@ -63,49 +86,49 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
                 4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, new double[0], Compression.NONE, false,
-                Duration.ofSeconds(60), 4L << 20, 0);
+                Duration.ofSeconds(60), 4L << 20, 0, 1);
     }
 
     public LsmTreeOptions withPolicy(Policy p) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withSizeRatio(int t) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withTargetTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withCompression(Compression c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withDirectIo(boolean direct) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
-                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     public LsmTreeOptions withManifestRotateBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels, runsPerLevel);
     }
 
     /** A partitioned memory component with {@code levels} memory levels (0: monolithic). */
     public LsmTreeOptions withMemoryLevels(int levels) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, levels);
+                manifestRotateBytes, levels, runsPerLevel);
     }
 
     boolean partitioned() {
@@ -120,13 +143,13 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public LsmTreeOptions withMemoryTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, memoryLevels);
+                manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     /** Bloom bits per key for every level, then per-level overrides (index = level). */
     public LsmTreeOptions withBloomBits(double perKey, double... perLevel) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels);
+                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
     }
 
     /** Bloom bits per key for SSTables written into {@code level}. */
