@@ -5,5 +5,11 @@ public enum MergePolicyKind {
     /** Partitioned leveling: one sorted run per level, merges pick the SSTable with least overlap. */
     LEVELING,
     /** Tiering: up to size-ratio runs per level, merged together when the level is full. */
-    TIERING
+    TIERING,
+    /**
+     * Garnering (paper 004): one run per level like leveling, but the last two levels keep ratio
+     * size-ratio T and each smaller pair's ratio is divided by garnering-scale c once more, so the
+     * tree has fewer levels; a full last level gets a new level appended below it.
+     */
+    GARNERING
 }

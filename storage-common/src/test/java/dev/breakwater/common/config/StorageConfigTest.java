@@ -45,7 +45,7 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(45, ConfigOptions.ALL.size());
+        assertEquals(47, ConfigOptions.ALL.size());
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -145,6 +145,8 @@ class StorageConfigTest {
                 .set(SIZE_RATIO, 4)
                 .set(ConfigOptions.TARGET_SSTABLE_SIZE, 8 * MIB)
                 .set(MERGE_POLICY, MergePolicyKind.TIERING)
+                .set(ConfigOptions.GARNERING_SCALE, 0.5)
+                .set(ConfigOptions.BLOOM_ALLOCATION, BloomAllocationKind.MONKEY)
                 .set(LEAF_COMPRESSION, LeafCompression.LZ4)
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 16 * MIB)
                 .set(FLUSH_THRESHOLD, 0.8)

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +28,18 @@ class LsmTreeCrashTest {
     @ParameterizedTest(name = "memory levels {0}")
     @ValueSource(ints = {0, 2})
     void crashClonesReopenToTheLastInstalledVersion(int memoryLevels) throws Exception {
+        crashClonesReopen(TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
+                .withMemoryLevels(memoryLevels));
+    }
+
+    /** The same with Garnering (c = 0.5, so levels are appended below the last one) and Monkey filters. */
+    @Test
+    void garneringWithMonkeyCrashClonesReopenToTheLastInstalledVersion() throws Exception {
+        crashClonesReopen(TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
+                .withGarnering(0.5).withBloomAllocation(LsmTreeOptions.BloomAllocation.MONKEY));
+    }
+
+    private void crashClonesReopen(LsmTreeOptions options) throws Exception {
         MemFileSystem mem = new MemFileSystem();
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
         Random rnd = new Random(11);
@@ -41,8 +54,6 @@ class LsmTreeCrashTest {
             return null;
         });
         // Large memory tables: only explicit flushes seal, so each flush adds exactly one snapshot.
-        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
-                .withMemoryLevels(memoryLevels);
         List<TreeMap<byte[], byte[]>> snapshots = new ArrayList<>();
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         snapshots.add(new TreeMap<>(model));
