@@ -1,5 +1,6 @@
 package dev.breakwater.txn;
 
+import dev.breakwater.common.config.BloomAllocationKind;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.LeafCompression;
 import dev.breakwater.common.config.MergePolicyKind;
@@ -121,11 +122,16 @@ final class DatasetDirectory {
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
                 .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)
+                .withBloomAllocation(c.get(ConfigOptions.BLOOM_ALLOCATION) == BloomAllocationKind.MONKEY
+                        ? LsmTreeOptions.BloomAllocation.MONKEY : LsmTreeOptions.BloomAllocation.UNIFORM)
                 .withCompression(c.get(ConfigOptions.LEAF_COMPRESSION) == LeafCompression.LZ4 ? Compression.LZ4 : Compression.NONE)
                 .withDirectIo(c.get(ConfigOptions.DIRECT_IO))
                 .withBloomBits(c.get(ConfigOptions.BLOOM_BITS_PER_KEY));
         if (c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.RUNS_PER_LEVEL) {
             o = o.withRunsPerLevel(c.get(ConfigOptions.RUNS_PER_LEVEL));
+        }
+        if (c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.GARNERING) {
+            o = o.withGarnering(c.get(ConfigOptions.GARNERING_SCALE));
         }
         int slowdown = c.get(ConfigOptions.L0_SLOWDOWN_GROUPS);
         return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));

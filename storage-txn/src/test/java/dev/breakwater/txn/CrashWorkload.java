@@ -4,6 +4,9 @@ import static dev.breakwater.common.key.FieldType.INT32;
 import static dev.breakwater.common.key.FieldType.INT64;
 import static dev.breakwater.common.key.FieldType.STRING;
 
+import dev.breakwater.common.config.BloomAllocationKind;
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -42,9 +45,22 @@ public final class CrashWorkload {
     private CrashWorkload() {
     }
 
-    /** The configuration the child and every verifier use: small memory, so flushes and merges happen. */
+    /** System property naming a variant of {@link #config()}; {@value #GARNERING_MONKEY} or absent. */
+    public static final String VARIANT_PROPERTY = "breakwater.crashVariant";
+    /** The variant with merge-policy GARNERING (c = 0.5) and bloom-allocation MONKEY. */
+    public static final String GARNERING_MONKEY = "GARNERING_MONKEY";
+
+    /**
+     * The configuration the child and every verifier use: small memory, so flushes and merges happen;
+     * with {@code -Dbreakwater.crashVariant=GARNERING_MONKEY} Garnering and Monkey filters.
+     */
     public static StorageConfig config() {
-        return EngineFixture.smallConfig();
+        StorageConfig c = EngineFixture.smallConfig();
+        if (GARNERING_MONKEY.equals(System.getProperty(VARIANT_PROPERTY))) {
+            c = c.toBuilder().set(ConfigOptions.MERGE_POLICY, MergePolicyKind.GARNERING).set(ConfigOptions.GARNERING_SCALE, 0.5)
+                    .set(ConfigOptions.BLOOM_ALLOCATION, BloomAllocationKind.MONKEY).build();
+        }
+        return c;
     }
 
     /**
@@ -59,6 +75,9 @@ public final class CrashWorkload {
             if (arg.startsWith("--add-") || arg.startsWith("-Dbreakwater")) {
                 cmd.add(arg);
             }
+        }
+        if (System.getProperty(VARIANT_PROPERTY) != null) {
+            cmd.add("-D" + VARIANT_PROPERTY + "=" + System.getProperty(VARIANT_PROPERTY));
         }
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1");

@@ -29,9 +29,24 @@ class KillRecoverTest {
 
     @Test
     void acknowledgedCommitsSurviveSigkill() throws Exception {
+        killCycles(CYCLES);
+    }
+
+    /** The same with Garnering and Monkey filters, fewer cycles to keep the build short. */
+    @Test
+    void acknowledgedCommitsSurviveSigkillWithGarneringAndMonkey() throws Exception {
+        System.setProperty(CrashWorkload.VARIANT_PROPERTY, CrashWorkload.GARNERING_MONKEY);
+        try {
+            killCycles(Math.max(4, CYCLES / 4));
+        } finally {
+            System.clearProperty(CrashWorkload.VARIANT_PROPERTY);
+        }
+    }
+
+    private void killCycles(int cycles) throws Exception {
         Random rnd = new Random(42);
         CrashModel model = new CrashModel();
-        for (int cycle = 0; cycle < CYCLES; cycle++) {
+        for (int cycle = 0; cycle < cycles; cycle++) {
             long firstTxn = (cycle + 1) * 1_000_000L;
             model.startCycle(firstTxn);
             Process child = new ProcessBuilder(CrashWorkload.childCommand(dir, firstTxn, -1))
@@ -61,6 +76,6 @@ class KillRecoverTest {
                 assertTrue(r.clean(), "cycle " + cycle + ": " + r);
             }
         }
-        assertTrue(model.ackedCount() > CYCLES, "commits acknowledged over all cycles: " + model.ackedCount());
+        assertTrue(model.ackedCount() > cycles, "commits acknowledged over all cycles: " + model.ackedCount());
     }
 }

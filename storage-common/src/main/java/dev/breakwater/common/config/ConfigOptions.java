@@ -59,6 +59,14 @@ public final class ConfigOptions {
     public static final Option<Integer> RUNS_PER_LEVEL = define("runs-per-level", ValueType.INT, 1, "runs",
             1, 99, null, null,
             "With merge-policy RUNS_PER_LEVEL: the most sorted runs K a level holds, below size-ratio (1 is leveling, size-ratio - 1 tiering).");
+    public static final Option<Double> GARNERING_SCALE = define("garnering-scale", ValueType.DOUBLE, 0.8, "",
+            0.01, 1.0, null, null,
+            "Garnering's scaling factor c (merge-policy GARNERING): level i+1 is T/c^(N-1-i) times level i, so smaller c "
+                    + "means fewer, larger levels; 1.0 is static leveling.");
+    public static final Option<BloomAllocationKind> BLOOM_ALLOCATION = define("bloom-allocation",
+            ValueType.enumOf(BloomAllocationKind.class), BloomAllocationKind.UNIFORM, "", null, null, null, null,
+            "How Bloom filter memory is spread over levels: UNIFORM (bloom-bits-per-key everywhere) or MONKEY (the same total "
+                    + "memory, minimising the summed false-positive rate: more bits for small runs, fewer for the last level).");
     public static final Option<LeafCompression> LEAF_COMPRESSION = define("leaf-compression",
             ValueType.enumOf(LeafCompression.class), LeafCompression.NONE, "", null, null, null, null,
             "Compression of B+-tree leaf pages in disk components.");

@@ -149,6 +149,8 @@ class StorageConfigTest {
                 .set(ConfigOptions.RUNS_PER_LEVEL, 2)
                 .set(ConfigOptions.TARGET_SSTABLE_SIZE, 8 * MIB)
                 .set(MERGE_POLICY, MergePolicyKind.TIERING)
+                .set(ConfigOptions.GARNERING_SCALE, 0.5)
+                .set(ConfigOptions.BLOOM_ALLOCATION, BloomAllocationKind.MONKEY)
                 .set(LEAF_COMPRESSION, LeafCompression.LZ4)
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, 16 * MIB)
                 .set(FLUSH_THRESHOLD, 0.8)

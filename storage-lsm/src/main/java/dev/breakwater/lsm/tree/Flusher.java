@@ -257,7 +257,7 @@ final class Flusher {
         long maxLsn = t.maxLogLsn() == Long.MIN_VALUE ? 0 : t.maxLogLsn();
         List<TableMeta> tables;
         try (EntryCursor c = t.component.flushCursor()) {
-            tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
+            tables = TableOutput.write(c, tree.resources.fs(), tree.dir, tree.tableOptions(0, t.component.entryCount(), List.of()), tree.resources.io(),
                     IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);
@@ -371,6 +371,18 @@ final class Flusher {
         }
     }
 
+    /** Entries a flush of these sealed tables and memory SSTables writes at most (for Bloom sizing). */
+    private static long flushEntries(List<MemoryTable> sealed, List<MemorySSTable> tables) {
+        long n = 0;
+        for (MemoryTable t : sealed) {
+            n += t.component.entryCount();
+        }
+        for (MemorySSTable m : tables) {
+            n += m.entryCount();
+        }
+        return n;
+    }
+
     /**
      * The common end of every disk flush: SSTables, log barrier, L0 placement, version edit, then
      * the flushed memory leaves the snapshot (its pages return once the last reader is gone).
@@ -393,7 +405,7 @@ final class Flusher {
         maxLsn = maxLsn == Long.MIN_VALUE ? 0 : maxLsn;
         List<TableMeta> written;
         try (merged) {
-            written = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(0), tree.resources.io(),
+            written = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.tableOptions(0, flushEntries(sealed, tables), List.of()), tree.resources.io(),
                     IoPurpose.FLUSH, TableOutput.UNCOUNTED, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.awaitLogDurable(maxLsn);

@@ -4,6 +4,8 @@ import dev.breakwater.common.util.Backoff;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.ManagedTree;
 import dev.breakwater.lsm.merge.MergeSettings;
+import dev.breakwater.lsm.merge.MergeTask;
+import dev.breakwater.lsm.sstable.SSTableOptions;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
@@ -228,6 +230,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     }
 
     /** Merge settings with the current write-memory share. */
+    /** Options for SSTables a flush or merge writes into {@code level}, with Bloom bits per {@link BloomBits}. */
+    SSTableOptions tableOptions(int level, long writingEntries, List<MergeTask.Input> inputs) {
+        return options.tableOptions(BloomBits.forLevel(options, versions.current(), level, writingEntries, inputs));
+    }
+
     MergeSettings mergeSettings() {
         return options.mergeSettings().withWriteMemory(writeMemoryShare);
     }

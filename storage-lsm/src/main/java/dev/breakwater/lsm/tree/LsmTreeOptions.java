@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.tree;
 
+import dev.breakwater.lsm.merge.GarneringPicker;
 import dev.breakwater.lsm.merge.LevelingPicker;
 import dev.breakwater.lsm.merge.MergePicker;
 import dev.breakwater.lsm.merge.MergeSettings;
@@ -33,27 +34,44 @@ import java.time.Duration;
  *                             the number of memory levels M1..Mk of a partitioned memory component
  *                             (paper 000 section 4.1), whose M0 is sealed at {@code memoryTableBytes}
  * @param runsPerLevel         K for {@link Policy#RUNS_PER_LEVEL} (ignored by the other policies)
+ * @param garneringScale       Garnering's scaling factor c in (0, 1] (used by {@link Policy#GARNERING} only)
+ * @param bloomAllocation      how filter bits per key are spread over the levels
  */
 public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
                              int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
                              double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
-                             Duration stallTimeout, long manifestRotateBytes, int memoryLevels, int runsPerLevel) {
+                             Duration stallTimeout, long manifestRotateBytes, int memoryLevels, int runsPerLevel,
+                             double garneringScale, BloomAllocation bloomAllocation) {
 
     /** Merge policies. */
     public enum Policy {
         LEVELING, TIERING,
         /** Up to {@code runsPerLevel} runs per level ({@link RunsPerLevelPicker}, paper 003's K). */
-        RUNS_PER_LEVEL;
-
-        /** Requires: not {@link #RUNS_PER_LEVEL}, whose picker needs K ({@link LsmTreeOptions#picker()} builds it). */
-        MergePicker picker() {
-            return this == LEVELING ? new LevelingPicker() : new TieringPicker();
-        }
+        RUNS_PER_LEVEL,
+        /** Garnering (paper 004), {@link GarneringPicker}. */
+        GARNERING
     }
 
-    /** The picker of this tree's policy. */
+    /**
+     * How Bloom filter bits per key are chosen per level: UNIFORM gives every level
+     * {@link #bloomBitsFor(int)}; MONKEY spends the same total filter memory so as to minimise the sum
+     * of false-positive rates over all runs ({@link dev.breakwater.lsm.sstable.MonkeyAllocation}).
+     */
+    public enum BloomAllocation {
+        UNIFORM, MONKEY
+    }
+
+    /** Garnering's default scaling factor c. */
+    public static final double DEFAULT_GARNERING_SCALE = 0.8;
+
+    /** The merge picker of {@link #policy()}. */
     MergePicker picker() {
-        return policy == Policy.RUNS_PER_LEVEL ? new RunsPerLevelPicker(runsPerLevel) : policy.picker();
+        return switch (policy) {
+            case LEVELING -> new LevelingPicker();
+            case TIERING -> new TieringPicker();
+            case RUNS_PER_LEVEL -> new RunsPerLevelPicker(runsPerLevel);
+            case GARNERING -> new GarneringPicker(garneringScale);
+        };
     }
 
     /** Merge policy {@link Policy#RUNS_PER_LEVEL} with K runs per level (K &gt;= 1; capped at T − 1). */
@@ -63,7 +81,7 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         }
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, Policy.RUNS_PER_LEVEL, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo,
-                stallTimeout, manifestRotateBytes, memoryLevels, k);
+                stallTimeout, manifestRotateBytes, memoryLevels, k, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions {
@@ -77,6 +95,12 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         if (runsPerLevel < 1) {
             throw new IllegalArgumentException("runsPerLevel must be >= 1, got " + runsPerLevel);
         }
+        if (!(garneringScale > 0 && garneringScale <= 1)) {
+            throw new IllegalArgumentException("garneringScale (Garnering's c) must be in (0, 1], got " + garneringScale);
+        }
+        if (bloomAllocation == null) {
+            throw new IllegalArgumentException("bloomAllocation must not be null");
+        }
         if (maxImmutables < 1) {
             throw new IllegalArgumentException("maxImmutables must be >= 1, got " + maxImmutables);
         }
@@ -86,49 +110,49 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
                 4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, new double[0], Compression.NONE, false,
-                Duration.ofSeconds(60), 4L << 20, 0, 1);
+                Duration.ofSeconds(60), 4L << 20, 0, 1, DEFAULT_GARNERING_SCALE, BloomAllocation.UNIFORM);
     }
 
     public LsmTreeOptions withPolicy(Policy p) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withSizeRatio(int t) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withTargetTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withCompression(Compression c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withDirectIo(boolean direct) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
-                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     public LsmTreeOptions withManifestRotateBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     /** A partitioned memory component with {@code levels} memory levels (0: monolithic). */
     public LsmTreeOptions withMemoryLevels(int levels) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, levels, runsPerLevel);
+                manifestRotateBytes, levels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     boolean partitioned() {
@@ -143,13 +167,26 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public LsmTreeOptions withMemoryTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, memoryLevels, runsPerLevel);
+                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
     }
 
     /** Bloom bits per key for every level, then per-level overrides (index = level). */
     public LsmTreeOptions withBloomBits(double perKey, double... perLevel) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel);
+                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+    }
+
+    /** The Garnering policy with scaling factor {@code c} (T stays {@link #sizeRatio()}). */
+    public LsmTreeOptions withGarnering(double c) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, Policy.GARNERING, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
+                manifestRotateBytes, memoryLevels, runsPerLevel, c, bloomAllocation);
+    }
+
+    public LsmTreeOptions withBloomAllocation(BloomAllocation a) {
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
+                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, a);
     }
 
     /** Bloom bits per key for SSTables written into {@code level}. */
@@ -163,6 +200,11 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
 
     /** Options for SSTables written into {@code level}. */
     SSTableOptions tableOptions(int level) {
-        return SSTableOptions.defaults(pageSize).withBloomBitsPerKey(bloomBitsFor(level)).withCompression(compression).withDirectIo(directIo);
+        return tableOptions(bloomBitsFor(level));
+    }
+
+    /** Options for SSTables with {@code bloomBits} bits per key (chosen by {@link BloomBits}). */
+    SSTableOptions tableOptions(double bloomBits) {
+        return SSTableOptions.defaults(pageSize).withBloomBitsPerKey(bloomBits).withCompression(compression).withDirectIo(directIo);
     }
 }

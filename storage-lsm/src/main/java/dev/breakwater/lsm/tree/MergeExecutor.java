@@ -36,8 +36,10 @@ final class MergeExecutor {
         List<EntryCursor> sources = new ArrayList<>();
         long minLsn = Long.MAX_VALUE;
         long maxLsn = Long.MIN_VALUE;
+        long entries = 0;
         for (MergeTask.Input in : task.inputs()) {
             for (TableMeta t : in.tables()) {
+                entries += t.entries();
                 sources.add(tree.versions.reader(t.fileNumber()).cursor(null, 0, IoPurpose.MERGE));
                 minLsn = Math.min(minLsn, t.minLsn());
                 maxLsn = Math.max(maxLsn, t.maxLsn());
@@ -50,7 +52,7 @@ final class MergeExecutor {
             levelBytes.add(bytes);
         };
         try (MergingCursor merged = new MergingCursor(sources, task.dropTombstones())) {
-            outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.options.tableOptions(task.outputLevel()), tree.resources.io(),
+            outputs = TableOutput.write(merged, tree.resources.fs(), tree.dir, tree.tableOptions(task.outputLevel(), entries, task.inputs()), tree.resources.io(),
                     IoPurpose.MERGE, written, tree.versions::newFileNumber, tree.options.targetTableBytes(), minLsn, maxLsn);
         }
         tree.versions.logAndApply(v -> installEdit(v, task, outputs), IoPurpose.MERGE);

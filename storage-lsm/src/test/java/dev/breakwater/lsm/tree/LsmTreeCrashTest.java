@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,6 +37,18 @@ class LsmTreeCrashTest {
     @ParameterizedTest(name = "memory levels {0}, {1}")
     @MethodSource("cases")
     void crashClonesReopenToTheLastInstalledVersion(int memoryLevels, MemoryComponentSpec spec) throws Exception {
+        crashClonesReopen(TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
+                .withMemoryLevels(memoryLevels), spec);
+    }
+
+    /** The same with Garnering (c = 0.5, so levels are appended below the last one) and Monkey filters. */
+    @Test
+    void garneringWithMonkeyCrashClonesReopenToTheLastInstalledVersion() throws Exception {
+        crashClonesReopen(TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
+                .withGarnering(0.5).withBloomAllocation(LsmTreeOptions.BloomAllocation.MONKEY), MemoryComponentSpec.SKIP_LIST);
+    }
+
+    private void crashClonesReopen(LsmTreeOptions options, MemoryComponentSpec spec) throws Exception {
         MemFileSystem mem = new MemFileSystem();
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(mem);
         Random rnd = new Random(11);
@@ -50,8 +63,6 @@ class LsmTreeCrashTest {
             return null;
         });
         // Large memory tables: only explicit flushes seal, so each flush adds exactly one snapshot.
-        LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(64L << 20)
-                .withMemoryLevels(memoryLevels);
         List<TreeMap<byte[], byte[]>> snapshots = new ArrayList<>();
         TreeMap<byte[], byte[]> model = TreeFixture.newModel();
         snapshots.add(new TreeMap<>(model));

@@ -36,7 +36,7 @@ class LsmTreeModelTest {
 
     /**
      * Merge policy and memory component: leveling and tiering with a monolithic one, leveling with a
-     * partitioned one of two and of three memory levels. The partitioned modes use a small M0 and
+     * partitioned one of two and of three memory levels; Garnering with Monkey filters. The partitioned modes use a small M0 and
      * rare explicit flushes, so memory levels fill and memory merges run concurrently with seals,
      * partial flushes and reads.
      */
@@ -44,7 +44,9 @@ class LsmTreeModelTest {
         LEVELING(LsmTreeOptions.Policy.LEVELING, 0),
         TIERING(LsmTreeOptions.Policy.TIERING, 0),
         LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2),
-        LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3);
+        LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3),
+        /** Garnering with c = 0.5 (few, fast-growing levels) and Monkey filter sizing. */
+        GARNERING_MONKEY(LsmTreeOptions.Policy.GARNERING, 0);
 
         final LsmTreeOptions.Policy policy;
         final int memoryLevels;
@@ -56,6 +58,9 @@ class LsmTreeModelTest {
 
         LsmTreeOptions options() {
             LsmTreeOptions o = TreeFixture.smallTreeOptions(policy).withMemoryLevels(memoryLevels);
+            if (policy == LsmTreeOptions.Policy.GARNERING) {
+                o = o.withGarnering(0.5).withBloomAllocation(LsmTreeOptions.BloomAllocation.MONKEY);
+            }
             return memoryLevels == 0 ? o : o.withMemoryTableBytes(16 * 1024);
         }
 

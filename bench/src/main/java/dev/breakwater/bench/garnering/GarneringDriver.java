@@ -1,0 +1,211 @@
+package dev.breakwater.bench.garnering;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.bench.CliOptions;
+import dev.breakwater.buffercache.BufferCache;
+import dev.breakwater.buffercache.BufferCacheOptions;
+import dev.breakwater.common.io.RealFileSystem;
+import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.common.stats.IoStatistics;
+import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.ValueHolder;
+import dev.breakwater.lsm.memory.WriteMemoryPool;
+import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
+import dev.breakwater.lsm.tree.LsmTree;
+import dev.breakwater.lsm.tree.LsmTreeOptions;
+import dev.breakwater.lsm.tree.TreeResources;
+import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Garnering vs leveling on one LSM tree with direct I/O (paper 004, Figures 2 and 3 scaled down):
+ * loads {@code --keys} random 16-byte keys with {@code --value-bytes} values, flushes and waits for
+ * merges, then measures point reads of present keys, zero-result lookups (false positives per
+ * lookup, pages read), short range reads (seek + 10 entries) and long range reads (seek + 100).
+ * Reports as one JSON object: load rate and mean write latency, levels, write amplification
+ * (FLUSH + MERGE bytes written / bytes ingested), space amplification (disk bytes / bytes ingested,
+ * every key distinct), and per read kind the rate and pages read per operation.
+ *
+ * <p>Options: {@code --policy LEVELING|GARNERING}, {@code --scale c}, {@code --size-ratio T},
+ * {@code --bloom UNIFORM|MONKEY}, {@code --bits b}, {@code --keys}, {@code --value-bytes},
+ * {@code --memtable SIZE} (the tree's M), {@code --cache SIZE}, {@code --reads N}, {@code --dir},
+ * {@code --out FILE}, {@code --label}.
+ */
+public final class GarneringDriver {
+
+    static final int PAGE = 4096;
+    static final int KEY_BYTES = 16;
+
+    private GarneringDriver() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = CliOptions.parse(args);
+        String policy = a.getOrDefault("policy", "LEVELING");
+        double scale = Double.parseDouble(a.getOrDefault("scale", "0.8"));
+        int t = Integer.parseInt(a.getOrDefault("size-ratio", "4"));
+        String bloom = a.getOrDefault("bloom", "UNIFORM");
+        double bits = Double.parseDouble(a.getOrDefault("bits", "10"));
+        long keys = Long.parseLong(a.getOrDefault("keys", "600000"));
+        int valueBytes = Integer.parseInt(a.getOrDefault("value-bytes", "100"));
+        long memtable = size(a.getOrDefault("memtable", "1m"));
+        long cache = size(a.getOrDefault("cache", "8m"));
+        int reads = Integer.parseInt(a.getOrDefault("reads", "20000"));
+        Path dir = Path.of(a.getOrDefault("dir", "/tmp/garnering/tree"));
+        String out = a.get("out");
+
+        LsmTreeOptions o = LsmTreeOptions.defaults(PAGE, memtable).withSizeRatio(t).withTargetTableBytes(Math.max(memtable, 256 * 1024))
+                .withDirectIo(true).withBloomBits(bits)
+                .withBloomAllocation(LsmTreeOptions.BloomAllocation.valueOf(bloom));
+        o = policy.equals("GARNERING") ? o.withGarnering(scale) : o.withPolicy(LsmTreeOptions.Policy.valueOf(policy));
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        IoStatistics io = new IoStatistics();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("label", a.getOrDefault("label", policy));
+        r.put("policy", policy);
+        r.put("scale", policy.equals("GARNERING") ? scale : null);
+        r.put("sizeRatio", t);
+        r.put("bloom", bloom);
+        r.put("bitsPerKey", bits);
+        r.put("keys", keys);
+        r.put("valueBytes", valueBytes);
+        r.put("memtableBytes", memtable);
+        r.put("cacheBytes", cache);
+        try (BufferCache bc = new BufferCache(BufferCacheOptions.of(PAGE, cache), io);
+             WriteMemoryPool pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(memtable * 4).withName("garnering-bench"))) {
+            TreeResources res = TreeResources.withPools(RealFileSystem.create(), bc, pool, io, 1, 1);
+            try (LsmTree tree = LsmTree.open("bench", dir, o, res)) {
+                byte[] key = new byte[KEY_BYTES];
+                byte[] value = new byte[valueBytes];
+                long start = System.nanoTime();
+                for (long i = 0; i < keys; i++) {
+                    fill(1, i, key);
+                    value[0] = (byte) i;
+                    tree.put(key, value, 0);
+                }
+                long loaded = System.nanoTime();
+                tree.flush();
+                tree.awaitMerges();
+                long settled = System.nanoTime();
+                long ingested = keys * (KEY_BYTES + valueBytes);
+                IoStatisticsSnapshot w = io.snapshot();
+                r.put("loadOpsPerSec", keys / ((loaded - start) / 1e9));
+                r.put("loadAndSettleOpsPerSec", keys / ((settled - start) / 1e9));
+                r.put("meanWriteLatencyMicros", (loaded - start) / 1e3 / keys);
+                r.put("writeAmplification", (double) (w.bytesWritten(IoPurpose.FLUSH) + w.bytesWritten(IoPurpose.MERGE)) / ingested);
+                TreeStatisticsSnapshot s = tree.statistics();
+                long disk = 0;
+                int levels = 0;
+                for (int i = 0; i < s.levelBytes().size(); i++) {
+                    disk += s.levelBytes().get(i);
+                    if (i > 0 && s.levelBytes().get(i) > 0) {
+                        levels++;
+                    }
+                }
+                r.put("levelBytes", s.levelBytes());
+                r.put("diskLevels", levels);
+                r.put("levelCount", s.levelBytes().size() - 1);
+                r.put("spaceAmplification", (double) disk / ingested);
+                ValueHolder vh = new ValueHolder();
+                long seed = 12345;
+                // Point reads of present keys.
+                measure(r, "pointRead", reads, io, () -> { }, i -> {
+                    fill(1, Math.floorMod(mix(seed + i), keys), key);
+                    tree.get(key, vh);
+                });
+                long fp0 = tree.statistics().bloomFalsePositives();
+                measure(r, "zeroResultLookup", reads, io, () -> { }, i -> {
+                    fill(2, i, key);
+                    tree.get(key, vh);
+                });
+                r.put("zeroResultFalsePositivesPerLookup", (double) (tree.statistics().bloomFalsePositives() - fp0) / reads);
+                measure(r, "shortRange", reads / 2, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 3 + i), keys), 10));
+                measure(r, "longRange", reads / 8, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 7 + i), keys), 100));
+            }
+            res.shutdownPools();
+        }
+        deleteRecursively(dir);
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        String json = m.writeValueAsString(r);
+        if (out != null) {
+            Files.writeString(Path.of(out), json);
+        }
+        System.out.println(json);
+    }
+
+    interface Op {
+        void run(long i) throws IOException;
+    }
+
+    private static void measure(Map<String, Object> r, String name, int n, IoStatistics io, Runnable warm, Op op) throws IOException {
+        warm.run();
+        IoStatisticsSnapshot before = io.snapshot();
+        long t0 = System.nanoTime();
+        for (long i = 0; i < n; i++) {
+            op.run(i);
+        }
+        long t1 = System.nanoTime();
+        IoStatisticsSnapshot d = io.snapshot().minus(before);
+        r.put(name + "OpsPerSec", n / ((t1 - t0) / 1e9));
+        r.put(name + "MeanMicros", (t1 - t0) / 1e3 / n);
+        r.put(name + "PagesReadPerOp", (double) d.totalPagesRead() / n);
+    }
+
+    private static void scan(LsmTree tree, byte[] key, long index, int entries) throws IOException {
+        fill(1, index, key);
+        try (EntryCursor c = tree.scan(key, null)) {
+            for (int k = 0; k < entries && c.next(); k++) {
+                // reading the entry is the work
+            }
+        }
+    }
+
+    /** A byte count with an optional k, m or g suffix (powers of 1024). */
+    static long size(String s) {
+        String v = s.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = v.endsWith("k") ? 1L << 10 : v.endsWith("m") ? 1L << 20 : v.endsWith("g") ? 1L << 30 : 1;
+        return Long.parseLong(unit == 1 ? v : v.substring(0, v.length() - 1)) * unit;
+    }
+
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** Key {@code index} of stream {@code seed}: 16 pseudo-random bytes, big-endian. */
+    static void fill(long seed, long index, byte[] dst) {
+        long a = mix(seed * 0x9E3779B97F4A7C15L + index * 0xD1B54A32D192ED03L);
+        long b = mix(a + 0x9E3779B97F4A7C15L);
+        for (int i = 7; i >= 0; i--) {
+            dst[i] = (byte) a;
+            dst[8 + i] = (byte) b;
+            a >>>= 8;
+            b >>>= 8;
+        }
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        List<Path> all = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(all::add);
+        }
+        for (Path p : all) {
+            Files.delete(p);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.breakwater.lsm.merge;
+
+import dev.breakwater.lsm.version.Version;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Garnering (paper 004, Autumn, section 3.1): leveling with one run per level below a grouped L0, but
+ * level capacities that grow as the tree gains levels, so the tree stays flatter than leveling.
+ *
+ * <h2>Capacities (paper 004, equations 4 and 5)</h2>
+ * With {@code N} disk levels, write memory {@code M}, size ratio {@code T} and scaling factor
+ * {@code c} in (0, 1], the ratio between level {@code i+1} and level {@code i} is
+ * {@code T / c^(N-1-i)} for {@code 0 <= i < N} (level 0 standing for the memory {@code M}): the last
+ * two levels keep ratio {@code T}, each smaller pair's ratio is divided by {@code c} once more. So
+ * {@code C_i = M · T^i / c^S(i,N)} with {@code S(i,N) = i(N-1) - i(i-1)/2}. Adding a level multiplies
+ * every {@code C_i} by {@code c^-i}; with {@code c = 1} the capacities are static leveling's
+ * {@code M·T^i}. The number of levels therefore grows like {@code sqrt(log_T(data/M))} (equation 6)
+ * instead of {@code log_T(data/M)}.
+ *
+ * <h2>Merges</h2>
+ * L0's score is {@code groups / l0MergeGroups}; level {@code i < N}'s is {@code |L_i| / C_i}. The
+ * highest score {@code >= 1} with a pickable table merges, choosing tables as {@link LevelMerges}
+ * describes. The last level never merges.
+ *
+ * <h2>Levels</h2>
+ * <ul>
+ *   <li><b>Delayed last-level compaction.</b> When the last level exceeds its capacity
+ *       ({@code |L_N| > C_N(N)}), an empty level is appended <em>below</em> it and nothing merges:
+ *       with {@code N+1} levels the old last level's capacity is {@code c^-N} times larger, so its
+ *       merge into the new level waits for the next cycle. The same rule adds a level when the write
+ *       memory shrinks (all capacities shrink with {@code M}); the last level is never rewritten
+ *       for it.</li>
+ *   <li><b>Retiring L1</b> when the write memory has grown so that the data would fit in one level
+ *       fewer with margin: {@code N >= 2} and {@code f · (|L_1| + ... + |L_N|) <= C_(N-1)(N-1)},
+ *       {@code f = 1.5}. As with leveling, L0 merges then go straight into L2 (taking the overlapping
+ *       L1 tables along), L1 drains into L2 when nothing else is due, and an empty L1 is removed.
+ *       Neither change can undo the other at once: after an append the data exceeds
+ *       {@code C_N(N)}; after a removal the last level holds at most {@code C/f}.</li>
+ * </ul>
+ *
+ * <p>Thread safety: immutable; safe.
+ */
+public final class GarneringPicker implements MergePicker {
+
+    /** Retire L1 only once the data fits in one level fewer with this factor to spare. */
+    static final double RETIRE_FACTOR = 1.5;
+
+    private final double scale;
+
+    /** @param scale the scaling factor {@code c}, in (0, 1] */
+    public GarneringPicker(double scale) {
+        if (!(scale > 0 && scale <= 1)) {
+            throw new IllegalArgumentException("Garnering scaling factor c must be in (0, 1], got " + scale);
+        }
+        this.scale = scale;
+    }
+
+    public double scale() {
+        return scale;
+    }
+
+    /**
+     * Capacity in bytes of level {@code i} (1..levels) of a tree with {@code levels} disk levels:
+     * {@code M · T^i / c^(i(levels-1) - i(i-1)/2)}, saturating at {@link Long#MAX_VALUE}.
+     */
+    public static long capacity(int i, int levels, MergeSettings s, double c) {
+        if (i < 1 || i > levels) {
+            throw new IllegalArgumentException("level " + i + " is not in 1.." + levels);
+        }
+        double exponent = (double) i * (levels - 1) - i * (i - 1) / 2.0;
+        double cap = s.writeMemoryBytes() * Math.pow(s.sizeRatio(), i) / Math.pow(c, exponent);
+        return cap >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) cap;
+    }
+
+    /** Disk levels a tree of {@code dataBytes} needs: the smallest {@code N >= 1} with {@code C_N(N) >= dataBytes}. */
+    public static int levelsFor(long dataBytes, MergeSettings s, double c) {
+        int n = 1;
+        while (capacity(n, n, s, c) < dataBytes && n < 64) {
+            n++;
+        }
+        return n;
+    }
+
+    long capacity(int i, Version v, MergeSettings s) {
+        return capacity(i, v.levelCount() - 1, s, scale);
+    }
+
+    private static long diskBytes(Version v) {
+        long sum = 0;
+        for (int i = 1; i < v.levelCount(); i++) {
+            sum += v.levelBytes(i);
+        }
+        return sum;
+    }
+
+    /** True if L1 should be retired: at least two disk levels and the data fits in one fewer with room. */
+    boolean retiringL1(Version v, MergeSettings s) {
+        int n = v.levelCount() - 1;
+        return n >= 2 && RETIRE_FACTOR * diskBytes(v) <= capacity(n - 1, n - 1, s, scale);
+    }
+
+    @Override
+    public Optional<MergeTask> pick(Version v, Set<Long> busy, MergeSettings s) {
+        int last = v.levelCount() - 1;
+        boolean retiring = retiringL1(v, s);
+        List<double[]> scored = new ArrayList<>(); // {level, score}
+        scored.add(new double[] {0, (double) v.level(0).size() / s.l0MergeGroups()});
+        for (int i = retiring ? 2 : 1; i < last; i++) {
+            scored.add(new double[] {i, v.levelBytes(i) / (double) capacity(i, v, s)});
+        }
+        scored.sort(Comparator.comparingDouble((double[] a) -> a[1]).reversed());
+        for (double[] ls : scored) {
+            if (ls[1] < 1.0) {
+                break;
+            }
+            int level = (int) ls[0];
+            Optional<MergeTask> t = level == 0
+                    ? LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? "garnering, retiring L1" : "garnering")
+                    : LevelMerges.fromLevel(v, level, busy, ls[1], String.format("garnering, capacity %d B", capacity(level, v, s)));
+            if (t.isPresent()) {
+                return t;
+            }
+        }
+        if (retiring) {
+            return LevelMerges.fromLevel(v, 1, busy, 0, "garnering, draining a retiring L1");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<LevelChange> levelChange(Version v, MergeSettings s) {
+        int n = v.levelCount() - 1;
+        if (retiringL1(v, s)) {
+            return v.level(1).isEmpty()
+                    ? Optional.of(new LevelChange(1, true, String.format(
+                            "garnering: %d B on disk fit in %d levels (capacity %d B) and L1 is empty: remove L1",
+                            diskBytes(v), n - 1, capacity(n - 1, n - 1, s, scale))))
+                    : Optional.empty();
+        }
+        long lastBytes = v.levelBytes(n);
+        long cap = capacity(n, n, s, scale);
+        if (lastBytes > cap) {
+            return Optional.of(new LevelChange(n + 1, false, String.format(
+                    "garnering: |L%d| = %d B exceeds its capacity %d B: append an empty L%d, delaying the last-level merge"
+                            + " (L%d's capacity becomes %d B)", n, lastBytes, cap, n + 1, n, capacity(n, n + 1, s, scale))));
+        }
+        return Optional.empty();
+    }
+}
