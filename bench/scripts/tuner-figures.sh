@@ -124,7 +124,7 @@ for step in $STEPS; do
         name=ycsb-w$(printf '%.0f' "$(echo "$r * 100" | bc)")
         echo "$(date -u +%H:%M:%S) $name: write ratio $r"
         before=$(cut -d' ' -f1-3 /proc/loadavg)
-        java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --dir "$WORK/ycsb" --datasets 1 \
+        ${LOCK:+flock "$LOCK"} java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --dir "$WORK/ycsb" --datasets 1 \
           --records "$YCSB_RECORDS" --write-ratio "$r" --threads 2 --warmup 10 --duration "$YCSB_DURATION" \
           --total-memory "$MEMORY" --write-memory "${INITIAL}m" --max-log-size "$MAX_LOG" --tuner on \
           --engine-option "tuner-period=$(( ${PERIOD%s} * 1000 ))" --engine-option "tuner-write-weight=${WEIGHTS%,*}" \
