@@ -95,7 +95,7 @@ for step in $STEPS; do
       best=${BEST:-$(for x in $SPLITS; do echo "$x $(jq .ioCostPerTx "$OUT/fixed-${x}m.json")"; done | sort -g -k2 | head -1 | cut -d' ' -f1)}
       for i in $(seq 1 "${REPEATS:-2}"); do
         run "tuner-$i" --tuner on --write-memory "${INITIAL}m" --warmup "$WARMUP" --duration "$DURATION" --seed $(( 10 + i ))
-        run "best-${best}m-$i" --tuner off --write-memory "${best}m" --warmup "$WARMUP" --duration "$DURATION" --seed $(( 10 + i ))
+        run "fixed-${best}m-repeat$i" --tuner off --write-memory "${best}m" --warmup "$WARMUP" --duration "$DURATION" --seed $(( 10 + i ))
       done
       ;;
     fig13m0)
