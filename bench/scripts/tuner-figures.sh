@@ -9,7 +9,9 @@
 #   fig12: YCSB on one tree (ExtendedYcsb --write-ratio), the tuner on, one run per write ratio;
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
-# Usage: bench/scripts/tuner-figures.sh [fig13] [fig13m0] [fig14] [fig14hi] [fig12] [plot]    (default: all)
+#   sweep: fig13's fixed splits alone; versus: the tuner and the best split back to back, REPEATS times each.
+# Usage: bench/scripts/tuner-figures.sh [fig13] [sweep] [versus] [fig13m0] [fig14] [fig14hi] [fig12] [plot]
+#        (default: fig13 fig13m0 fig14 fig14hi fig12 plot)
 # Needs: mvn -B -q -pl tpcc,bench -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,13 +32,14 @@ SWITCH_AT=${SWITCH_AT:-60s}                     # fig14: from the start of the r
 SWITCH_DURATION=${SWITCH_DURATION:-150s}        # fig14: measured time of the switching run
 RM_SPLITS=${RM_SPLITS:-"4 8 16 32 48"}          # fig14: fixed splits under read-mostly
 RM_DURATION=${RM_DURATION:-45s}
-TPCC=tpcc/target/tpcc.jar
-BENCH=bench/target/benchmarks.jar
+TPCC=${TPCC:-tpcc/target/tpcc.jar}
+BENCH=${BENCH:-bench/target/benchmarks.jar}
 YCSB_RECORDS=${YCSB_RECORDS:-300000}            # fig12: 1 KB records in one tree (~5x of 64m)
 YCSB_RATIOS=${YCSB_RATIOS:-"0.1 0.3 0.5"}
 YCSB_DURATION=${YCSB_DURATION:-90}
 M0_SPLITS=${M0_SPLITS:-"8 16 32 48"}
 SWITCH_HIGH=${SWITCH_HIGH:-48}
+LOCK=${LOCK:-}                                  # e.g. /tmp/breakwater-bench.lock: each run holds it (a shared machine)
 STEPS=${*:-fig13 fig13m0 fig14 fig14hi fig12 plot}
 
 mkdir -p "$OUT" "$WORK"
@@ -57,7 +60,7 @@ run() {
   rm -rf "$WORK/run"; cp -r "$LOADED" "$WORK/run"
   local before; before=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "$(date -u +%H:%M:%S) $name: $*"
-  java -jar "$TPCC" --data "$WORK/run" --no-load "${COMMON[@]}" --out "$OUT/$name.json" "$@" > "$WORK/$name.log" 2>&1 \
+  ${LOCK:+flock "$LOCK"} java -jar "$TPCC" --data "$WORK/run" --no-load "${COMMON[@]}" --out "$OUT/$name.json" "$@" > "$WORK/$name.log" 2>&1 \
     || echo "  $name exited $? (see $WORK/$name.log)"
   # the start line and the tuner's cycles, for placing cycles in time (TunerFigures) and for the record
   tr '\r' '\n' < "$WORK/$name.log" | grep -a "TpccMain - running\|tuner cycle" > "$OUT/$name.cycles.log" || true
@@ -77,6 +80,23 @@ for step in $STEPS; do
       run tuner-2 --tuner on --write-memory "${INITIAL}m" --warmup "$WARMUP" --duration "$DURATION" --seed 12
       best=$(for x in $SPLITS; do echo "$x $(jq .ioCostPerTx "$OUT/fixed-${x}m.json")"; done | sort -g -k2 | head -1 | cut -d' ' -f1)
       run "fixed-${best}m-repeat" --tuner off --write-memory "${best}m" --warmup "$WARMUP" --duration "$DURATION" --seed 12
+      ;;
+    sweep)
+      # fig13's fixed splits alone
+      load
+      for x in $SPLITS; do
+        run "fixed-${x}m" --tuner off --write-memory "${x}m" --warmup "$WARMUP" --duration "$DURATION" --seed 11
+      done
+      ;;
+    versus)
+      # fig13's tuner runs and the best split (BEST, else the sweep's best) back to back, REPEATS times each,
+      # so both see the same machine load
+      load
+      best=${BEST:-$(for x in $SPLITS; do echo "$x $(jq .ioCostPerTx "$OUT/fixed-${x}m.json")"; done | sort -g -k2 | head -1 | cut -d' ' -f1)}
+      for i in $(seq 1 "${REPEATS:-2}"); do
+        run "tuner-$i" --tuner on --write-memory "${INITIAL}m" --warmup "$WARMUP" --duration "$DURATION" --seed $(( 10 + i ))
+        run "fixed-${best}m-repeat$i" --tuner off --write-memory "${best}m" --warmup "$WARMUP" --duration "$DURATION" --seed $(( 10 + i ))
+      done
       ;;
     fig13m0)
       load
@@ -104,7 +124,7 @@ for step in $STEPS; do
         name=ycsb-w$(printf '%.0f' "$(echo "$r * 100" | bc)")
         echo "$(date -u +%H:%M:%S) $name: write ratio $r"
         before=$(cut -d' ' -f1-3 /proc/loadavg)
-        java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --dir "$WORK/ycsb" --datasets 1 \
+        ${LOCK:+flock "$LOCK"} java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --dir "$WORK/ycsb" --datasets 1 \
           --records "$YCSB_RECORDS" --write-ratio "$r" --threads 2 --warmup 10 --duration "$YCSB_DURATION" \
           --total-memory "$MEMORY" --write-memory "${INITIAL}m" --max-log-size "$MAX_LOG" --tuner on \
           --engine-option "tuner-period=$(( ${PERIOD%s} * 1000 ))" --engine-option "tuner-write-weight=${WEIGHTS%,*}" \

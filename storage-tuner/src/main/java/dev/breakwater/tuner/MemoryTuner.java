@@ -12,16 +12,39 @@ package dev.breakwater.tuner;
  * the slope is an earlier one). A fixed step's expected gain is {@code −f(x)·Δ} on the line when one
  * was fitted, else {@code −cost'(x)·Δ}.
  *
+ * <h2>Noise</h2>
+ * With short cycles one cycle's {@code cost'(x)} can vary by more than its mean (merges come in
+ * bursts), and a line through two such samples one minimum step apart is steep noise: every Newton
+ * step on it is under the minimum step and the split freezes (TPC-C at 64 MiB, docs/benchmarks-tuner.md).
+ * So the controller keeps a {@code DerivativeNoise}, an estimate σ of one cycle's noise from the
+ * spread of the samples taken at one x, and:
+ * <ul>
+ *   <li>uses a fitted slope only when it is at least {@code SLOPE_Z} (2) standard errors
+ *       ({@code σ/√Σ(x−x̄)²}) from zero; while σ is unknown, only when its samples spread over at
+ *       least one fixed step (the paper's rules then apply to it unchanged);</li>
+ *   <li>reuses the last usable slope (when the window's own slope is not usable) only while it is
+ *       at most {@code 2K} cycles old and still significant for the current σ, so a slope from
+ *       samples too close for the noise, or from an older workload, is dropped;</li>
+ *   <li>without a usable slope, takes the fixed step against the sign of the mean {@code cost'} of
+ *       the recent samples at this x ({@link StepReason#FALLBACK_NOISY_SLOPE}) only when that mean is
+ *       {@code MEAN_Z} (1.5) standard errors from zero, and no step otherwise
+ *       ({@link StepReason#STOP_WITHIN_NOISE});</li>
+ *   <li>while σ is unknown, holds for a cycle when {@code cost'} changed sign since the last cycle
+ *       (a root crossed, or noise; the next sample at this x measures the noise), and never steps
+ *       against the sign of this cycle's own {@code cost'}.</li>
+ * </ul>
+ *
  * <h2>Fallbacks (a fixed step of {@code fallbackStepFraction·M} against the sign of cost'(x))</h2>
  * <ul>
- *   <li>fewer than two samples at x spread by at least the minimum step, and no earlier slope
- *       ({@link StepReason#FALLBACK_FEW_SAMPLES}); when an earlier slope exists it is reused
- *       ({@link StepReason#NEWTON_LAST_SLOPE}): samples piled up at one x after stop decisions say
- *       nothing about the slope, and fixed steps there would oscillate around the optimum;</li>
+ *   <li>fewer than two samples at x spread by at least the minimum step (or, while σ is unknown, by
+ *       one fixed step), and no usable earlier slope ({@link StepReason#FALLBACK_FEW_SAMPLES}); when
+ *       an earlier slope is usable it is reused ({@link StepReason#NEWTON_LAST_SLOPE}, on the mean
+ *       cost' at x): samples piled up at one x after stop decisions say nothing about the slope, and
+ *       fixed steps there would oscillate around the optimum;</li>
  *   <li>a flat fit, {@code A = 0} or a root beyond all memory ({@code |cost'/A| ≥ M})
  *       ({@link StepReason#FALLBACK_FLAT_FIT});</li>
- *   <li>a negative slope: cost'(x) falling means cost(x) is concave there and Newton–Raphson would
- *       climb to a maximum ({@link StepReason#FALLBACK_WRONG_SIGN});</li>
+ *   <li>a negative slope (significantly, once σ is known): cost'(x) falling means cost(x) is
+ *       concave there and Newton–Raphson would climb to a maximum ({@link StepReason#FALLBACK_WRONG_SIGN});</li>
  *   <li>the Newton–Raphson step would not reduce cost on the fitted line
  *       ({@link StepReason#FALLBACK_NO_GAIN}): the line's value at x, {@code f(x) = A·x + B}, averages
  *       the K samples, while the step uses this cycle's {@code cost'(x)}; when the two disagree in sign
@@ -52,27 +75,53 @@ package dev.breakwater.tuner;
  */
 public final class MemoryTuner {
 
+    /** A slope is used only when it is at least this many standard errors from zero. */
+    static final double SLOPE_Z = 2;
+    /**
+     * A fixed step on the mean cost'(x) at x is taken only when that mean is this many standard
+     * errors from zero. 1.5 rather than 2: near the optimum of TPC-C at 64 MiB the mean is under
+     * half of one cycle's noise, and at 2 a dozen cycles passed at each x before a step (10 of 20
+     * seeds of {@code MemoryTunerNoisySlopeTest} still far from the optimum after 40 cycles); at 1
+     * the noisy synthetic workload of {@code MemoryTunerConvergenceTest} reversed direction 7–8 times
+     * in 60 cycles.
+     */
+    static final double MEAN_Z = 1.5;
+
     private final TunerSettings settings;
     private final double[] xs;
     private final double[] ys;
     private int count;
     private int next;
+    /** cost'(x) of the recent samples at the current x (they pile up there after stop decisions). */
+    private final double[] atX;
+    private long atXValue = -1;
+    private int atXCount;
+    private int atXNext;
+    private final DerivativeNoise noise = new DerivativeNoise();
+    private long cycles;
     private double lastSlope = Double.NaN;
+    private double lastSlopeSxx;
+    private long lastSlopeCycle;
 
     public MemoryTuner(TunerSettings settings) {
         this.settings = settings;
         this.xs = new double[settings.samples()];
         this.ys = new double[settings.samples()];
+        this.atX = new double[4 * settings.samples()];
     }
 
     public TunerSettings settings() {
         return settings;
     }
 
-    /** Forgets every sample and slope, e.g. after the split was set from outside (a seed). */
+    /** Forgets every sample, slope and noise estimate, e.g. after the split was set from outside (a seed). */
     public void reset() {
         count = 0;
         next = 0;
+        atXValue = -1;
+        atXCount = 0;
+        atXNext = 0;
+        noise.reset();
         lastSlope = Double.NaN;
     }
 
@@ -92,33 +141,70 @@ public final class MemoryTuner {
         }
         remember(x, c);
         long total = sample.totalMemoryBytes();
-        double fitted = LineFit.slope(xs, ys, count, Math.max(1, settings.minStepBytes()));
-        double slope;
-        StepReason reason;
-        if (Double.isNaN(fitted)) {
+        long minSpread = Math.max(1, settings.minStepBytes());
+        LineFit fit = LineFit.of(xs, ys, count, minSpread);
+        updateNoise();
+        double sigma = noise.sigma(); // NaN while unknown
+        double fixedStep = settings.fallbackStepFraction() * total;
+        double meanAtX = meanAtX();
+        double slope = Double.NaN;
+        StepReason reason = null;
+        if (fit != null && noise.known()) {
+            double se = fit.slopeError(sigma);
+            if (fit.slope() >= SLOPE_Z * se && fit.slope() > 0) {
+                reason = Math.abs(c / fit.slope()) >= total ? StepReason.FALLBACK_FLAT_FIT : StepReason.NEWTON;
+            } else if (fit.slope() <= -SLOPE_Z * se && fit.slope() < 0) {
+                reason = StepReason.FALLBACK_WRONG_SIGN;
+            } // else: the slope is within noise of zero; an earlier slope or the mean at x decides
+        } else if (fit != null && spread() >= fixedStep) {
+            // noise unknown: the paper's rules, for samples at least one fixed step apart
+            if (fit.slope() == 0 || Math.abs(c / fit.slope()) >= total) {
+                reason = StepReason.FALLBACK_FLAT_FIT;
+            } else {
+                reason = fit.slope() < 0 ? StepReason.FALLBACK_WRONG_SIGN : StepReason.NEWTON;
+            }
+        }
+        if (reason == StepReason.NEWTON) {
+            slope = fit.slope();
+            lastSlope = slope;
+            lastSlopeSxx = fit.sxx();
+            lastSlopeCycle = cycles;
+        } else if (reason == null && lastSlopeUsable(sigma)) {
             slope = lastSlope;
-            reason = Double.isNaN(slope) ? StepReason.FALLBACK_FEW_SAMPLES : StepReason.NEWTON_LAST_SLOPE;
-        } else if (fitted == 0 || Math.abs(c / fitted) >= total) {
-            slope = Double.NaN;
-            reason = StepReason.FALLBACK_FLAT_FIT;
-        } else if (fitted < 0) {
-            slope = Double.NaN;
-            reason = StepReason.FALLBACK_WRONG_SIGN;
-        } else {
-            slope = fitted;
-            lastSlope = fitted;
-            reason = StepReason.NEWTON;
+            reason = StepReason.NEWTON_LAST_SLOPE;
+        }
+        // this cycle's estimate of cost'(x): its own value for the paper's rules, the mean at x otherwise
+        double estimate = reason == StepReason.NEWTON || reason == StepReason.FALLBACK_FLAT_FIT
+                || reason == StepReason.FALLBACK_WRONG_SIGN ? c : meanAtX;
+        if (Math.signum(estimate) != Math.signum(c)) {
+            // the mean says one way, this cycle the other: its sign is not known well enough to step
+            return new TuningDecision(x, x, StepReason.STOP_WITHIN_NOISE, d, Double.NaN, 0, false, false);
+        }
+        if (reason == null) {
+            if (!noise.known()) {
+                if (count >= 2 && Math.signum(ys[Math.floorMod(next - 2, ys.length)]) != Math.signum(c)) {
+                    // cost' changed sign since the last cycle and the noise is unknown: a root crossed, or
+                    // noise; hold one cycle (its sample at this x measures the noise) rather than reverse
+                    return new TuningDecision(x, x, StepReason.STOP_WITHIN_NOISE, d, Double.NaN, 0, false, false);
+                }
+                reason = StepReason.FALLBACK_FEW_SAMPLES;
+                estimate = c;
+            } else if (Math.abs(meanAtX) < MEAN_Z * sigma / Math.sqrt(atXCount)) {
+                return new TuningDecision(x, x, StepReason.STOP_WITHIN_NOISE, d, Double.NaN, 0, false, false);
+            } else {
+                reason = StepReason.FALLBACK_NOISY_SLOPE;
+            }
         }
         // The line's value at x: the K samples averaged, so less noisy than this cycle's cost'(x) alone.
-        double lineAtX = reason == StepReason.NEWTON ? LineFit.valueAt(xs, ys, count, slope, x) : c;
+        double lineAtX = reason == StepReason.NEWTON ? fit.valueAt(x) : estimate;
         double step;
-        if (!Double.isNaN(slope) && gain(lineAtX, slope, -c / slope) <= 0) {
+        if (!Double.isNaN(slope) && gain(lineAtX, slope, -estimate / slope) <= 0) {
             reason = StepReason.FALLBACK_NO_GAIN;
-            step = -Math.signum(c) * settings.fallbackStepFraction() * total;
+            step = -Math.signum(estimate) * fixedStep;
         } else if (Double.isNaN(slope)) {
-            step = -Math.signum(c) * settings.fallbackStepFraction() * total;
+            step = -Math.signum(estimate) * fixedStep;
         } else {
-            step = -c / slope;
+            step = -estimate / slope;
         }
         // 1. limit the decrease of the region that shrinks, but never below the minimum step: 10% of a
         //    small region can be less than the minimum step (or a granule), and the split would freeze
@@ -144,7 +230,7 @@ public final class MemoryTuner {
             after = x; // the current x sits outside the granule-aligned bounds; never step away from them
         }
         long delta = after - x;
-        double expected = Double.isNaN(slope) ? -c * delta : gain(lineAtX, slope, delta);
+        double expected = Double.isNaN(slope) ? -estimate * delta : gain(lineAtX, slope, delta);
         // 3. stop rules
         if (delta == 0 && clamped) {
             return new TuningDecision(x, x, StepReason.STOP_AT_BOUND, d, slope, 0, limited, true);
@@ -158,16 +244,74 @@ public final class MemoryTuner {
         return new TuningDecision(x, after, reason, d, slope, expected, limited, clamped);
     }
 
+    /**
+     * Whether the last fitted slope may be reused: it is at most {@code 2K} cycles old (a slope from
+     * an older workload would otherwise hold the split for the rest of the run), and, once the noise
+     * is known, still {@code SLOPE_Z} (2) standard errors from zero for the spread of the samples it was
+     * fitted from (a slope fitted from samples too close for the noise is dropped).
+     */
+    private boolean lastSlopeUsable(double sigma) {
+        if (Double.isNaN(lastSlope) || cycles - lastSlopeCycle > 2L * xs.length) {
+            return false;
+        }
+        return Double.isNaN(sigma) || lastSlope >= SLOPE_Z * sigma / Math.sqrt(lastSlopeSxx);
+    }
+
+    /**
+     * Adds the deviations of the recent samples at this x from their mean to the noise estimate: at
+     * one x, what differs between cycles is noise (or a change of workload), never the curvature of
+     * cost'(x), which the residuals of a line through distant samples would also hold.
+     */
+    private void updateNoise() {
+        if (atXCount < 2) {
+            noise.age();
+            return;
+        }
+        double mean = meanAtX();
+        double ss = 0;
+        for (int i = 0; i < atXCount; i++) {
+            ss += (atX[i] - mean) * (atX[i] - mean);
+        }
+        noise.add(ss, atXCount - 1);
+    }
+
+    private double spread() {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < count; i++) {
+            min = Math.min(min, xs[i]);
+            max = Math.max(max, xs[i]);
+        }
+        return max - min;
+    }
+
+    private double meanAtX() {
+        double sum = 0;
+        for (int i = 0; i < atXCount; i++) {
+            sum += atX[i];
+        }
+        return sum / atXCount;
+    }
+
     /** Cost reduction of a step {@code delta} on the line {@code cost'(x+t) = c + slope·t}. */
     private static double gain(double c, double slope, double delta) {
         return -(c * delta + slope * delta * delta / 2);
     }
 
     private void remember(long x, double c) {
+        cycles++;
         xs[next] = x;
         ys[next] = c;
         next = (next + 1) % xs.length;
         count = Math.min(count + 1, xs.length);
+        if (x != atXValue) {
+            atXValue = x;
+            atXCount = 0;
+            atXNext = 0;
+        }
+        atX[atXNext] = c;
+        atXNext = (atXNext + 1) % atX.length;
+        atXCount = Math.min(atXCount + 1, atX.length);
     }
 
     private static long ceilTo(long v, long g) {

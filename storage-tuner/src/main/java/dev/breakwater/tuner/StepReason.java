@@ -10,7 +10,10 @@ public enum StepReason {
      * from triggering fixed steps that would oscillate around it.
      */
     NEWTON_LAST_SLOPE(true),
-    /** Fixed step: fewer than two samples at distinct x, and no earlier slope. */
+    /**
+     * Fixed step: fewer than two samples at distinct x and no usable earlier slope; or, while the
+     * noise of cost'(x) is not yet known, samples spread by less than one fixed step.
+     */
     FALLBACK_FEW_SAMPLES(true),
     /** Fixed step: the fitted line is flat, so x − cost'/A is undefined. */
     FALLBACK_FLAT_FIT(true),
@@ -18,6 +21,17 @@ public enum StepReason {
     FALLBACK_WRONG_SIGN(true),
     /** Fixed step: on the fitted line the Newton–Raphson step would not reduce cost. */
     FALLBACK_NO_GAIN(true),
+    /**
+     * Fixed step: the fitted slope is within noise of zero (its samples lie too close together for the
+     * noise of cost'(x)), and no earlier slope is usable, but the mean cost'(x) at this x is clearly
+     * not zero: the step goes against its sign.
+     */
+    FALLBACK_NOISY_SLOPE(true),
+    /**
+     * No step: no slope is usable and the mean cost'(x) at this x is within noise of zero, so even
+     * its sign is not known.
+     */
+    STOP_WITHIN_NOISE(false),
     /** No step: the step was under the minimum step. */
     STOP_SMALL_STEP(false),
     /** No step: the expected cost reduction was under the minimum gain. */

@@ -55,12 +55,12 @@ class MemoryTunerRulesTest {
         MemoryTuner t = tuner();
         long root = 500 * MIB;
         double a = UNIT / (100 * MIB);
-        for (long x : new long[] {300 * MIB, 400 * MIB, 450 * MIB}) {
+        for (long x : new long[] {300 * MIB, 400 * MIB, 440 * MIB}) {
             t.decide(withCostPrime(x, TOTAL, a * (x - root), 1));
         }
         double c = a * 20 * MIB; // at 500 MiB the measured cost' says the root is 20 MiB lower
         assertEquals(StepReason.NEWTON, t.decide(withCostPrime(root, TOTAL, c, 1)).reason());
-        TuningDecision fitted = t.decide(withCostPrime(root, TOTAL, c, 1)); // window: 450, 500, 500
+        TuningDecision fitted = t.decide(withCostPrime(root, TOTAL, c, 1)); // window: 440, 500, 500 (spread > one fixed step)
         assertEquals(StepReason.NEWTON, fitted.reason());
         TuningDecision d = t.decide(withCostPrime(root, TOTAL, c, 1)); // window: 500, 500, 500
         assertEquals(StepReason.NEWTON_LAST_SLOPE, d.reason());

@@ -55,7 +55,17 @@ final class Reports {
                 after.locks().deadlocks() - before.locks().deadlocks(), after.locks().waits() - before.locks().waits(),
                 io.totalBytesRead() / 1024.0 / committed, io.totalBytesWritten() / 1024.0 / committed, byPurpose,
                 readPages / committed, writtenPages / committed, omega, gamma, (omega * writtenPages + gamma * readPages) / committed,
-                r.samples(), after.tuner(), checks, consistent);
+                r.samples(), after.tuner(), checks, consistent, after.operations().total() - before.operations().total(),
+                trees(before, after));
+    }
+
+    private static Map<String, TreeWindow> trees(EngineStatistics before, EngineStatistics after) {
+        Map<String, TreeWindow> trees = new java.util.TreeMap<>();
+        for (var e : after.trees().entrySet()) {
+            trees.put(e.getKey(), TreeWindow.of(before.trees().get(e.getKey()), e.getValue(),
+                    after.writeMemory().trees().get(e.getKey())));
+        }
+        return trees;
     }
 
     static void printChecks(PrintStream out, List<CheckResult> checks) {

@@ -25,6 +25,8 @@ import java.util.Map;
  * @param tuner            the memory tuner's cycles of the run (docs/tuner.md); with {@code --tuner off}
  *                         cycles are still recorded, with their cost, but take no step
  * @param consistency      the consistency conditions after the run
+ * @param operations       engine operations (point reads, scans, record writes) in the window: the tuner's {@code op}
+ * @param trees            per LSM-tree: merge and flush bytes in the window, shape at its end (eq. 4's inputs)
  */
 public record RunResult(List<String> command, Map<String, Object> engineConfig, int warehouses, int terminals,
                         double warmupSeconds, double measuredSeconds, String mix, String mixAfter, Double mixSwitchAtSeconds,
@@ -33,5 +35,5 @@ public record RunResult(List<String> command, Map<String, Object> engineConfig, 
                         double kbReadPerTx, double kbWrittenPerTx, Map<String, Map<String, Long>> ioBytesByPurpose,
                         double pagesReadPerTx, double pagesWrittenPerTx, double writeWeight, double readWeight,
                         double ioCostPerTx, List<Sample> samples, List<TuningCycle> tuner, List<CheckResult> consistency,
-                        boolean consistent) {
+                        boolean consistent, long operations, Map<String, TreeWindow> trees) {
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * Summarizes the TPC-C runs of {@code bench/scripts/tuner-figures.sh} into paper 000's tuner figures:
  * <ul>
  *   <li>Figure 13 ({@code fig13.json/.png}): weighted I/O cost per transaction and tpmC at each fixed
- *       split ({@code fixed-<x>m.json}, repeats {@code fixed-<x>m-repeat.json} averaged in), the best
+ *       split ({@code fixed-<x>m.json}, repeats {@code fixed-<x>m-repeat.json} and {@code fixed-<x>m-repeat<i>.json} averaged in), the best
  *       split, the initial split ({@code --initial}), 50/50, and the tuner runs ({@code tuner-*.json}),
  *       with the targets: tuner cost ≤ 1.03 × best, tpmC ≥ 0.97 × best; fixed splits run with the
  *       tuner's active-component size ({@code m0-fixed-<x>m.json}) are judged the same way, under
@@ -46,7 +46,7 @@ public final class TunerFigures implements Callable<Integer> {
 
     static final double COST_TARGET = 1.03, TPMC_TARGET = 0.97, SWITCH_TARGET = 1.05;
     static final int SWITCH_CYCLES = 10;
-    private static final Pattern FIXED = Pattern.compile("^(rm-|m0-)?fixed-(\\d+)m(-repeat)?\\.json$");
+    private static final Pattern FIXED = Pattern.compile("^(rm-|m0-)?fixed-(\\d+)m(-repeat\\d*)?\\.json$");
 
     @Option(names = "--dir", required = true, description = "Directory of the run JSONs; figures are written there.")
     Path dir;
