@@ -4,6 +4,7 @@ import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.merge.MergeTask;
+import dev.breakwater.lsm.merge.TrivialMove;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import dev.breakwater.lsm.version.VersionEdit;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes one picked merge: merge-sorts the input tables (newest run first, so the newest version
@@ -20,11 +23,14 @@ import java.util.function.LongConsumer;
  * output run. The inputs stay readable until no snapshot refers to them. The bytes written are added
  * to the tree's merge counters (total and output level) batch by batch as they reach the files, so
  * a tuning cycle shorter than a merge sees the merge's work in the cycle that did it; merges and
- * bytes read are counted when the merge installs.
+ * bytes read are counted when the merge installs. A task that is a {@link TrivialMove} is done by
+ * one version edit instead, counted as a move, not a merge.
  *
  * <p>Thread safety: stateless apart from the tree; each call runs one task on a merge thread.
  */
 final class MergeExecutor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MergeExecutor.class);
 
     private final LsmTree tree;
 
@@ -33,6 +39,10 @@ final class MergeExecutor {
     }
 
     void execute(MergeTask task) throws IOException {
+        if (TrivialMove.applies(task)) {
+            move(task);
+            return;
+        }
         List<EntryCursor> sources = new ArrayList<>();
         long minLsn = Long.MAX_VALUE;
         long maxLsn = Long.MIN_VALUE;
@@ -61,6 +71,22 @@ final class MergeExecutor {
         }
         tree.stats.merges.increment();
         tree.stats.mergeBytesRead.add(task.inputBytes());
+    }
+
+    /**
+     * A trivial move: one version edit re-parents the table into the output run; nothing is read or
+     * written but the manifest record, so the edit is the whole operation and a crash leaves the
+     * table either where it was or where it went.
+     */
+    private void move(MergeTask task) throws IOException {
+        TableMeta t = TrivialMove.table(task);
+        tree.versions.logAndApply(v -> installEdit(v, task, List.of(t)), IoPurpose.MERGE);
+        synchronized (tree.stateLock) {
+            tree.installSuperVersion();
+        }
+        tree.stats.trivialMoves.increment();
+        LOG.debug("tree {}: moved table #{} ({} B) from L{} to L{} without rewriting it", tree.name, t.fileNumber(), t.sizeBytes(),
+                task.inputs().get(0).level(), task.outputLevel());
     }
 
     private VersionEdit installEdit(Version v, MergeTask task, List<TableMeta> outputs) {

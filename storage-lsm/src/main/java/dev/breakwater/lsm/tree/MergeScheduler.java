@@ -1,6 +1,8 @@
 package dev.breakwater.lsm.tree;
 
 import dev.breakwater.common.stats.IoPurpose;
+import dev.breakwater.lsm.merge.Coalescing;
+import dev.breakwater.lsm.merge.LevelingPicker;
 import dev.breakwater.lsm.merge.MergePicker;
 import dev.breakwater.lsm.merge.MergeTask;
 import dev.breakwater.lsm.version.TableMeta;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Schedules a tree's merges on the shared merge pool: asks the picker (a pure function of the
  * version and the set of busy tables) for work whenever the tree changes, marks the chosen tables
- * busy and hands the task to the {@link MergeExecutor}. Level changes that renumber levels (adding
+ * busy and hands the task to the {@link MergeExecutor}. With leveling, each pick passes through
+ * {@link Coalescing}, which grows small tables and coalesces non-overlapping L0 tables. Level changes that renumber levels (adding
  * an empty L1) are applied only while no merge runs.
  *
  * <p>Thread safety: safe; scheduling state is guarded by this monitor. Lock order: this monitor,
@@ -50,6 +53,9 @@ final class MergeScheduler {
         while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
             Version v = tree.versions.current();
             Optional<MergeTask> task = picker.pick(v, busy, tree.mergeSettings());
+            if (picker instanceof LevelingPicker) { // trivial moves and coalescing of non-overlapping tables
+                task = Coalescing.refine(task, v, busy, tree.mergeSettings());
+            }
             if (task.isEmpty()) {
                 if (running == 0 && !changedLevels && applyLevelChange(v)) {
                     changedLevels = true;

@@ -20,6 +20,8 @@ final class TreeStatistics {
     /** Bytes flushed, by {@link FlushCause} ordinal. */
     final LongAdder[] bytesFlushedBy = {new LongAdder(), new LongAdder(), new LongAdder()};
     final LongAdder merges = new LongAdder();
+    /** Merges done as a trivial move (one version edit, nothing rewritten); not in {@link #merges}. */
+    final LongAdder trivialMoves = new LongAdder();
     /** Partitioned memory component: sealed M0s merged into M1, memory merges and their input bytes. */
     final LongAdder memorySeals = new LongAdder();
     final LongAdder memoryMerges = new LongAdder();

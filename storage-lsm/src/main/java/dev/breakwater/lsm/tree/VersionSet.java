@@ -115,7 +115,11 @@ final class VersionSet implements AutoCloseable {
 
     /**
      * Deletes files no installed version refers to: partial outputs of a crashed flush or merge, old
-     * manifests. Runs only on a version read completely ({@link Manifest#open} refuses anything
+     * manifests. A manifest other than the one {@code CURRENT} names is provably obsolete: an older
+     * one was superseded by a compaction whose snapshot was synced before {@code CURRENT} switched,
+     * and a newer one is what an interrupted compaction left before the switch, holding only a
+     * snapshot of a version the live manifest also holds (no edit is appended to a manifest before
+     * {@code CURRENT} names it; see {@link Manifest}). Runs only on a version read completely ({@link Manifest#open} refuses anything
      * else), and touches only names this tree writes; other files in the directory stay. Tables
      * numbered from the first number this instance allocates on are left alone: when this runs after
      * the open (a deferred cleanup), a flush or merge may be writing one. Serialized with

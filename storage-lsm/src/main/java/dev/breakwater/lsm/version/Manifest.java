@@ -18,14 +18,20 @@ import org.slf4j.LoggerFactory;
 /**
  * A tree's manifest: appends version edits durably and rebuilds the last installed version at open
  * (LevelDB's {@code VersionSet::LogAndApply} and {@code Recover}). Format: {@link ManifestFormat}.
- * When the manifest grows past a limit, {@link #append} starts a new one that opens with a snapshot
- * of the current version, then switches {@code CURRENT} atomically.
+ * When the manifest grows past its bound ({@link #rotationBound}), {@link #append} compacts it: it
+ * writes a new manifest that opens with a snapshot of the current version, then switches
+ * {@code CURRENT} to it atomically, so what an open replays stays proportional to the live
+ * version, not to the tree's history.
  *
  * <p>What the writer guarantees, and what {@link ManifestReader} relies on: (1) one record at a
  * time, each written with a zero checksum field first (length and payload), synced, then its
  * checksum, synced, and acknowledged only then; so only the last record can be unfinished, and an
  * unfinished one has a zero or torn checksum field. (2) Bytes past the last complete record are cut off before the next record
  * is written. (3) {@code CURRENT} names a manifest only after that manifest's snapshot is synced.
+ * (4) Edits are appended to a new manifest only after {@code CURRENT} names it (and the directory
+ * is synced); until then they go to the old one, which stays in place: a failed or interrupted
+ * compaction leaves {@code CURRENT} naming a complete manifest holding every acknowledged edit.
+ * (5) A manifest is deleted only once {@code CURRENT} durably names a newer one.
  *
  * <p>Thread safety: not thread-safe; the version set serializes calls.
  */
@@ -40,6 +46,20 @@ public final class Manifest implements AutoCloseable {
     private long number;
     private StorageFile file;
     private long size;
+    /** Set when a compaction failed after it may have switched CURRENT; every later append fails. */
+    private Exception failure;
+    /** Bytes of the live manifest's first record, the snapshot it starts with. */
+    private long snapshotBytes;
+
+    /**
+     * A manifest is compacted once its edits since the snapshot exceed this many times the
+     * snapshot's size (and {@link #MIN_ROTATION_BYTES}): replaying it then costs at most a fixed
+     * multiple of reading the live version, whatever the tree's history, while compactions write
+     * at most about one snapshot per {@code REPLAY_FACTOR} snapshots' worth of edits.
+     */
+    static final int REPLAY_FACTOR = 4;
+    /** Below this size a manifest is never compacted (a small tree's edits are cheap to replay). */
+    static final long MIN_ROTATION_BYTES = 64 << 10;
 
     private Manifest(FileSystem fs, Path dir, IoStatistics io, long rotateBytes) {
         this.fs = fs;
@@ -65,7 +85,8 @@ public final class Manifest implements AutoCloseable {
      * {@code CURRENT} that is missing while tables or a manifest with tables exist, or one that
      * names a missing manifest.
      *
-     * @param rotateBytes start a new manifest file once the current one is larger than this
+     * @param rotateBytes compact into a new manifest file once the current one is larger than this,
+     *                    or earlier by the bound relative to the snapshot ({@link #rotationBound})
      */
     public static Opened open(FileSystem fs, Path dir, IoStatistics io, long rotateBytes) throws IOException {
         fs.createDirectories(dir);
@@ -104,6 +125,7 @@ public final class Manifest implements AutoCloseable {
         m.number = number;
         m.file = f;
         m.size = r.validEnd();
+        m.snapshotBytes = r.snapshotBytes();
         return new Opened(m, r.version(), r.edits(), r.droppedTail());
     }
 
@@ -207,11 +229,29 @@ public final class Manifest implements AutoCloseable {
      * @param base the version the edit applies to (used only for a rollover snapshot)
      */
     public void append(VersionEdit edit, Version base) throws IOException {
-        if (size > rotateBytes) {
+        if (failure != null) {
+            throw new IOException("manifest in " + dir + " refuses appends: a compaction failed after switching CURRENT "
+                    + "(reopen the tree)", failure);
+        }
+        if (size > rotationBound()) {
             startNewFile(number + 1, base);
         }
         writeRecord(edit.encode());
         file.sync();
+    }
+
+    /**
+     * The size beyond which the manifest is compacted: {@code rotateBytes}, or earlier, once the
+     * edits after the snapshot exceed {@link #REPLAY_FACTOR} times the snapshot and the file is
+     * past {@link #MIN_ROTATION_BYTES}.
+     */
+    long rotationBound() {
+        return Math.min(rotateBytes, Math.max(MIN_ROTATION_BYTES, snapshotBytes * (REPLAY_FACTOR + 1)));
+    }
+
+    /** Bytes of the live manifest file. */
+    public long sizeBytes() {
+        return size;
     }
 
     /**
@@ -220,40 +260,65 @@ public final class Manifest implements AutoCloseable {
      * unfinished append (checksum field zero or torn) from damage. The caller syncs after it.
      */
     private void writeRecord(byte[] payload) throws IOException {
+        size = writeRecord(file, size, payload, io);
+    }
+
+    /** {@link #writeRecord(byte[])} into {@code f} at {@code at}; returns the end of the record. */
+    private static long writeRecord(StorageFile f, long at, byte[] payload, IoStatistics io) throws IOException {
         CRC32C c = new CRC32C();
         c.update(payload);
         int n = ManifestFormat.RECORD_HEADER + payload.length;
         ByteBuffer record = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
         record.putInt(payload.length).putInt(0).put(payload).flip();
         ByteBuffer checksum = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) c.getValue()).flip();
-        if (file.size() > size) { // a dropped tail, or what a failed append left
-            file.truncate(size);
+        if (f.size() > at) { // a dropped tail, or what a failed append left
+            f.truncate(at);
         }
-        file.write(size, record);
-        file.sync();
-        file.write(size + 4, checksum);
-        size += n;
+        f.write(at, record);
+        f.sync();
+        f.write(at + 4, checksum);
         io.recordWrite(IoPurpose.LOG, 0, n);
+        return at + n;
     }
 
-    /** Writes a new manifest holding a snapshot of {@code version}, then points CURRENT at it. */
+    /**
+     * Compacts the manifest: writes a new manifest holding a snapshot of {@code version} and syncs
+     * it, then points CURRENT at it (write {@code CURRENT.tmp}, sync, rename, sync the directory),
+     * and only then appends to it and deletes the old one. If anything fails before the rename, the
+     * old manifest stays live and complete (the new file is an orphan that the next open removes);
+     * if the rename happened but its directory sync failed, both files stay, since either may be
+     * what CURRENT names after a crash.
+     */
     private void startNewFile(long newNumber, Version version) throws IOException {
         Path path = dir.resolve(ManifestFormat.manifestName(newNumber));
         StorageFile f = fs.open(path, OpenOption.CREATE, OpenOption.WRITE, OpenOption.READ, OpenOption.TRUNCATE);
+        long newSize;
+        boolean renamed = false;
+        try {
+            newSize = writeRecord(f, 0, snapshotEdit(version).encode(), io);
+            f.sync();
+            Path tmp = dir.resolve(ManifestFormat.CURRENT + ".tmp");
+            try (StorageFile c = fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
+                c.write(0, ByteBuffer.wrap((ManifestFormat.manifestName(newNumber) + "\n").getBytes(StandardCharsets.UTF_8)));
+                c.sync();
+            }
+            fs.rename(tmp, dir.resolve(ManifestFormat.CURRENT)); // atomic: a failed rename did not happen
+            renamed = true;
+            fs.syncDirectory(dir);
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            if (renamed) {
+                // CURRENT may name either file now: appending to either could be lost. Refuse.
+                failure = e;
+            }
+            throw e;
+        }
         StorageFile old = file;
         long oldNumber = number;
         file = f;
-        size = 0;
+        size = newSize;
+        snapshotBytes = newSize;
         number = newNumber;
-        writeRecord(snapshotEdit(version).encode());
-        f.sync();
-        Path tmp = dir.resolve(ManifestFormat.CURRENT + ".tmp");
-        try (StorageFile c = fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
-            c.write(0, ByteBuffer.wrap((ManifestFormat.manifestName(newNumber) + "\n").getBytes(StandardCharsets.UTF_8)));
-            c.sync();
-        }
-        fs.rename(tmp, dir.resolve(ManifestFormat.CURRENT));
-        fs.syncDirectory(dir);
         if (old != null) {
             old.close();
             fs.delete(dir.resolve(ManifestFormat.manifestName(oldNumber)));

@@ -39,7 +39,17 @@ package dev.breakwater.lsm.version;
  *                i64 fileNumber | i64 size | i64 entries | i64 minLsn | i64 maxLsn
  *                | u32 len | smallest key | u32 len | largest key ] }
  * </pre>
- * Kinds: 0 NEW_RUN, 1 ADD_TABLE, 2 REMOVE_TABLE, 3 INSERT_LEVEL, 4 REMOVE_LEVEL.
+ * Kinds: 0 NEW_RUN, 1 ADD_TABLE, 2 REMOVE_TABLE, 3 INSERT_LEVEL, 4 REMOVE_LEVEL. A trivial move
+ * is a REMOVE_TABLE and an ADD_TABLE of the same table (file number) in one edit.
+ *
+ * <h2>Compaction</h2>
+ * Once the file is larger than {@code min(rotateBytes, max(64 KiB, 5 x its first record))}, the
+ * next append compacts: a new {@code MANIFEST-<n+1>} holding one snapshot record is written and
+ * synced, {@code CURRENT} is switched to it (as above), then the edit is appended to the new file
+ * and the old file deleted. No edit goes to a manifest before {@code CURRENT} durably names it, and
+ * a manifest is deleted only once {@code CURRENT} durably names another; a manifest not named by
+ * {@code CURRENT} is an orphan (an older one, or an interrupted compaction's) and is removed at open.
+ * What an open replays is thus bounded by the size of the live version, not by the history.
  */
 public final class ManifestFormat {
 

@@ -30,8 +30,11 @@ import java.util.zip.CRC32C;
  */
 final class ManifestReader {
 
-    /** What a manifest holds: the version, the records applied, where they end, and the file's size. */
-    record Result(Version version, int edits, long validEnd, long fileSize) {
+    /**
+     * What a manifest holds: the version, the records applied, where they end, the file's size, and
+     * the bytes of its first record (the snapshot it starts with).
+     */
+    record Result(Version version, int edits, long validEnd, long fileSize, long snapshotBytes) {
         /** True if an unfinished, never-acknowledged append follows the last record. */
         boolean droppedTail() {
             return validEnd < fileSize;
@@ -46,6 +49,7 @@ final class ManifestReader {
         long fileSize = f.size();
         long pos = 0;
         int edits = 0;
+        long snapshotBytes = 0;
         ByteBuffer header = ByteBuffer.allocate(ManifestFormat.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         while (pos < fileSize) {
             long remaining = fileSize - pos;
@@ -60,6 +64,9 @@ final class ManifestReader {
                     if (crc(payload, 0, length) == crc) {
                         apply(builder, payload, path, pos);
                         pos += ManifestFormat.RECORD_HEADER + length;
+                        if (edits == 0) {
+                            snapshotBytes = pos;
+                        }
                         edits++;
                         continue;
                     }
@@ -75,7 +82,7 @@ final class ManifestReader {
             throw new CorruptManifestException(path, 0, "it holds no complete record, but a live manifest always starts "
                     + "with a synced snapshot of the version");
         }
-        return new Result(builder.build(), edits, pos, fileSize);
+        return new Result(builder.build(), edits, pos, fileSize, snapshotBytes);
     }
 
     /**

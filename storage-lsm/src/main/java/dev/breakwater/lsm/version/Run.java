@@ -44,6 +44,14 @@ public final class Run {
         return new Run(id, Collections.unmodifiableList(sorted));
     }
 
+    /**
+     * A run of tables already in key order and disjoint (checked by the caller, {@link
+     * VersionBuilder}); takes ownership of {@code sorted}.
+     */
+    static Run ofSortedDisjoint(long id, List<TableMeta> sorted) {
+        return new Run(id, Collections.unmodifiableList(sorted));
+    }
+
     /** The run's identity, which version edits use to name it. */
     public long id() {
         return id;
