@@ -70,7 +70,7 @@ class TopologyTest {
         return words;
     }
 
-    static List<String> lines(long seed, int n) {
+    public static List<String> lines(long seed, int n) {
         Random rnd = new Random(seed);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
