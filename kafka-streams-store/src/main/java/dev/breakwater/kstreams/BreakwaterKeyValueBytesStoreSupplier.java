@@ -14,10 +14,12 @@ public final class BreakwaterKeyValueBytesStoreSupplier implements KeyValueBytes
 
     private final String name;
     private final StorageConfig config;
+    private final boolean timestamped;
 
-    BreakwaterKeyValueBytesStoreSupplier(String name, StorageConfig config) {
+    BreakwaterKeyValueBytesStoreSupplier(String name, StorageConfig config, boolean timestamped) {
         this.name = Objects.requireNonNull(name, "name cannot be null");
         this.config = config;
+        this.timestamped = timestamped;
     }
 
     @Override
@@ -27,13 +29,18 @@ public final class BreakwaterKeyValueBytesStoreSupplier implements KeyValueBytes
 
     @Override
     public KeyValueStore<Bytes, byte[]> get() {
-        return new BreakwaterKeyValueStore(name, config);
+        return timestamped ? new BreakwaterTimestampedKeyValueStore(name, config) : new BreakwaterKeyValueStore(name, config);
     }
 
     /** The metrics scope of the store's Kafka Streams metrics ({@code breakwater}). */
     @Override
     public String metricsScope() {
         return "breakwater";
+    }
+
+    /** Whether its stores hold Kafka Streams' timestamped values ({@code TimestampedBytesStore}). */
+    public boolean timestamped() {
+        return timestamped;
     }
 
     /** The engine configuration given, or null if the store resolves it at {@code init}. */

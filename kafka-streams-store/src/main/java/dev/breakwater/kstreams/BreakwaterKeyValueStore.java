@@ -83,10 +83,12 @@ import org.slf4j.LoggerFactory;
  * set; (2) every iterator handed out and not closed is in {@code openIterators}; (3) writes and
  * their position update happen together under the {@code position} monitor.
  *
+ * <p>Not extended outside this package ({@link BreakwaterTimestampedKeyValueStore} only marks it).
+ *
  * <p>Thread safety: writes come from the task's stream thread; reads (interactive queries) may come
  * from any thread: the engine is thread-safe and the position is guarded by its own monitor.
  */
-public final class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
+public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BreakwaterKeyValueStore.class);
     /** Kafka Streams' checkpoint file in a task directory (StateManagerUtil.CHECKPOINT_FILE_NAME). */

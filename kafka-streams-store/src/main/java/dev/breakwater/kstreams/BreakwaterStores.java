@@ -42,7 +42,22 @@ public final class BreakwaterStores {
 
     /** A persistent key-value store named {@code name}, configured as the class comment says. */
     public static KeyValueBytesStoreSupplier persistentKeyValueStore(String name) {
-        return new BreakwaterKeyValueBytesStoreSupplier(Objects.requireNonNull(name, "name cannot be null"), null);
+        return new BreakwaterKeyValueBytesStoreSupplier(Objects.requireNonNull(name, "name cannot be null"), null, false);
+    }
+
+    /**
+     * A persistent key-value store for Kafka Streams' timestamped values, like
+     * {@code Stores.persistentTimestampedKeyValueStore}: what the DSL's aggregations use without an
+     * adapter, and what serves IQv2 {@code RangeQuery}s through them.
+     */
+    public static KeyValueBytesStoreSupplier persistentTimestampedKeyValueStore(String name) {
+        return new BreakwaterKeyValueBytesStoreSupplier(Objects.requireNonNull(name, "name cannot be null"), null, true);
+    }
+
+    /** {@link #persistentTimestampedKeyValueStore(String)} with the engine configuration {@code config}. */
+    public static KeyValueBytesStoreSupplier persistentTimestampedKeyValueStore(String name, StorageConfig config) {
+        return new BreakwaterKeyValueBytesStoreSupplier(Objects.requireNonNull(name, "name cannot be null"),
+                Objects.requireNonNull(config, "config cannot be null"), true);
     }
 
     /**
@@ -51,7 +66,7 @@ public final class BreakwaterStores {
      */
     public static KeyValueBytesStoreSupplier persistentKeyValueStore(String name, StorageConfig config) {
         return new BreakwaterKeyValueBytesStoreSupplier(Objects.requireNonNull(name, "name cannot be null"),
-                Objects.requireNonNull(config, "config cannot be null"));
+                Objects.requireNonNull(config, "config cannot be null"), false);
     }
 
     /**
