@@ -45,7 +45,7 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(45, ConfigOptions.ALL.size());
+        assertEquals(49, ConfigOptions.ALL.size());
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -151,6 +151,10 @@ class StorageConfigTest {
                 .set(ConfigOptions.WRITE_MEMORY_SCHEME, WriteMemoryScheme.STATIC)
                 .set(ConfigOptions.FLUSH_POLICY, FlushPolicyKind.MIN_LSN)
                 .set(ConfigOptions.STATIC_ACTIVE_DATASETS, 3)
+                .set(ConfigOptions.MEMORY_COMPONENT_KIND, MemoryComponentKind.HASH_LINKED_LIST)
+                .set(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX, 4)
+                .set(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS, 512)
+                .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 100)
                 .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
