@@ -1,8 +1,10 @@
 package dev.breakwater.txn;
 
 import dev.breakwater.common.config.BloomAllocationKind;
+import dev.breakwater.common.config.ConfigException;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.LeafCompression;
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
@@ -137,8 +139,20 @@ final class DatasetDirectory {
         return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
     }
 
-    /** The active memory component's kind and parameters (paper 001). */
+    /**
+     * The active memory component's kind and parameters (paper 001). A pre-sized vector whose reserved
+     * index alone (8 bytes per entry) would fill a partitioned M0 is refused: M0 would be sealed after
+     * every write.
+     */
     static MemoryComponentSpec memorySpec(StorageConfig c) {
+        long reserveBytes = 8L * c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE);
+        if (c.get(ConfigOptions.MEMORY_COMPONENT_KIND) == MemoryComponentKind.VECTOR
+                && c.get(ConfigOptions.WRITE_MEMORY_SCHEME) == WriteMemoryScheme.PARTITIONED && reserveBytes >= activeComponentBytes(c) / 2) {
+            throw new ConfigException(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE.name(), ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE.name()
+                    + " = " + c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE) + " reserves " + reserveBytes
+                    + " bytes of index, at least half of the active memory component's " + activeComponentBytes(c)
+                    + " bytes (memory-component-size, at most write-memory / 8): M0 would hold almost no data");
+        }
         return new MemoryComponentSpec(c.get(ConfigOptions.MEMORY_COMPONENT_KIND), c.get(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX),
                 c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS), c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
     }

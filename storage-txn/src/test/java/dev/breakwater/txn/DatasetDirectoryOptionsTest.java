@@ -1,11 +1,15 @@
 package dev.breakwater.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breakwater.common.config.ConfigException;
 import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
+import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import org.junit.jupiter.api.Test;
 
 /** How the configuration shapes each tree's memory component. */
@@ -31,5 +35,21 @@ class DatasetDirectoryOptionsTest {
         assertEquals(0, DatasetDirectory.treeOptions(dynamic).memoryLevels());
         assertTrue(DatasetDirectory.treeOptions(dynamic).memoryTableBytes() > 1000 * 64 * MIB,
                 "a monolithic component is bounded by the pool and the policy, not by the write memory at open");
+    }
+
+    @Test
+    void memoryComponentKindAndParametersComeFromTheConfigurationAndAnOversizedVectorReserveIsRefused() {
+        StorageConfig hash = StorageConfig.defaults().toBuilder()
+                .set(ConfigOptions.MEMORY_COMPONENT_KIND, MemoryComponentKind.HASH_LINKED_LIST)
+                .set(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX, 4).set(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS, 99).build();
+        assertEquals(new MemoryComponentSpec(MemoryComponentKind.HASH_LINKED_LIST, 4, 99, 0), DatasetDirectory.memorySpec(hash));
+        assertEquals(MemoryComponentSpec.SKIP_LIST.kind(), DatasetDirectory.memorySpec(StorageConfig.defaults()).kind());
+        StorageConfig vector = StorageConfig.defaults().toBuilder().set(ConfigOptions.WRITE_MEMORY, 64 * MIB)
+                .set(ConfigOptions.MEMORY_COMPONENT_KIND, MemoryComponentKind.VECTOR)
+                .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 1 << 20).build(); // 8 MiB of index in an 8 MiB M0
+        ConfigException e = assertThrows(ConfigException.class, () -> DatasetDirectory.memorySpec(vector));
+        assertTrue(e.getMessage().contains("memory-component-vector-reserve"), e.getMessage());
+        assertEquals(1 << 16, DatasetDirectory.memorySpec(vector.toBuilder()
+                .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 1 << 16).build()).vectorReserve());
     }
 }

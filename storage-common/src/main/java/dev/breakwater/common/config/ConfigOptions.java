@@ -103,7 +103,8 @@ public final class ConfigOptions {
     public static final Option<Integer> MEMORY_COMPONENT_VECTOR_RESERVE = define("memory-component-vector-reserve", ValueType.INT,
             0, "entries", 0, 1 << 26, null, null,
             "With a VECTOR memory component: entries whose index slots (8 bytes each) are reserved on the first write "
-                    + "(the pre-sized vector); 0 grows the index one page at a time.");
+                    + "(the pre-sized vector), counted in M0; 0 grows the index one page at a time. With PARTITIONED, "
+                    + "8 bytes times the reserve must stay below half of M0.");
     public static final Option<Integer> L0_SLOWDOWN_GROUPS = define("l0-slowdown-groups", ValueType.INT, 8, "groups",
             1, 1000, null, null,
             "Number of L0 groups at which writes are slowed down so merges can catch up.");
