@@ -1,0 +1,367 @@
+package dev.breakwater.bench.advisor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.bench.CliOptions;
+import dev.breakwater.tuner.advisor.Advice;
+import dev.breakwater.tuner.advisor.Design;
+import dev.breakwater.tuner.advisor.DesignAdvisor;
+import dev.breakwater.tuner.advisor.DesignSpace;
+import dev.breakwater.tuner.advisor.Environment;
+import dev.breakwater.tuner.advisor.LsmCostModel;
+import dev.breakwater.tuner.advisor.Workload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Checks paper 003's cost model against the engine and runs the slides' robustness experiment,
+ * scaled down (docs/benchmarks-advisor.md).
+ *
+ * <p>For each design the engine is opened fresh (direct I/O, tuner off, the design's size ratio,
+ * merge policy, runs per level, Bloom bits and write memory), {@code --entries} records are loaded,
+ * and the I/O pages per operation of each kind are measured on their own: writes first (upserts of
+ * existing keys, eight times the write memory's worth, measured from a settled tree to a settled
+ * tree: the flush of what they leave in memory and every merge they cause are counted, flush and
+ * merge pages read and written), then empty point reads, non-empty point reads and range reads
+ * (query pages read per read), each taken in eight slices between eight write memories' worth of
+ * blind writes, so that the reads meet the tree at successive points of its merge cycle. A mix's measured cost is the mix-weighted sum of those, which is also how
+ * the model composes it: mixes with 1% writes cannot amortize even one flush in a run of minutes.
+ *
+ * <ul>
+ *   <li>{@code check}: a few fixed designs; for each of the slides' 15 expected workloads, the
+ *       measured and predicted I/O per operation and their relative error.</li>
+ *   <li>{@code robust}: for each expected workload and each ρ, the nominal and the robust design
+ *       (searched over what the engine runs); every distinct design is measured; then for
+ *       {@code --samples} workloads drawn from the KL ball of radius ρ, the normalized delta
+ *       throughput Δ = C(nominal)/C(robust) − 1 from the measured costs (and from the model).</li>
+ * </ul>
+ * Output: {@code advisor-check.json}, {@code advisor-robust.json} and PNG plots in {@code --out}.
+ */
+public final class AdvisorBench {
+
+    static final int PAGE = 4096;
+
+    record Config(String mode, long entries, int valueBytes, long totalMemory, int rangeEntries, int readOps, double[] rhos,
+                  int samples, Path dir, Path out, long seed, int maxSizeRatio, int entryBytes) {
+    }
+
+    private AdvisorBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> m = CliOptions.parse(args);
+        if (m == null) {
+            System.out.println("usage: AdvisorBench --mode check|robust|both [--entries 60000] [--value-bytes 100] [--total-memory-mib 4]"
+                    + " [--range-entries 16] [--read-ops 3000] [--rhos 0.5,1,2] [--samples 2000] [--dir /tmp/advisor/data]"
+                    + " [--out docs/benchmarks-advisor] [--seed 1] [--max-size-ratio 12] [--entry-bytes 146 (E for robust without check)]"
+                    + " [--budget-seconds 420: stop measuring new designs after this; exit 3; rerun continues from advisor-designs.json]");
+            return;
+        }
+        Config c = new Config(m.getOrDefault("mode", "both"), Long.parseLong(m.getOrDefault("entries", "60000")),
+                Integer.parseInt(m.getOrDefault("value-bytes", "100")), Long.parseLong(m.getOrDefault("total-memory-mib", "4")) << 20,
+                Integer.parseInt(m.getOrDefault("range-entries", "16")), Integer.parseInt(m.getOrDefault("read-ops", "3000")),
+                Arrays.stream(m.getOrDefault("rhos", "0.5,1,2").split(",")).mapToDouble(Double::parseDouble).toArray(),
+                Integer.parseInt(m.getOrDefault("samples", "2000")), Path.of(m.getOrDefault("dir", "/tmp/advisor/data")),
+                Path.of(m.getOrDefault("out", "docs/benchmarks-advisor")), Long.parseLong(m.getOrDefault("seed", "1")),
+                Integer.parseInt(m.getOrDefault("max-size-ratio", "12")), Integer.parseInt(m.getOrDefault("entry-bytes", "146")));
+        Files.createDirectories(c.out());
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        Map<Design, KindCosts> measured = new LinkedHashMap<>();
+        Path cacheFile = c.out().resolve("advisor-designs.json");
+        MeasuredCache.load(cacheFile, measured);
+        deadlineNanos = System.nanoTime() + Long.parseLong(m.getOrDefault("budget-seconds", "420")) * 1_000_000_000L;
+        try {
+            run(c, measured, json);
+        } catch (BudgetSpent e) {
+            System.err.println(e.getMessage());
+            MeasuredCache.save(cacheFile, measured);
+            System.exit(3);
+        }
+        MeasuredCache.save(cacheFile, measured);
+    }
+
+    private static void run(Config c, Map<Design, KindCosts> measured, ObjectMapper json) throws java.io.IOException {
+        if (c.mode().equals("check") || c.mode().equals("both")) {
+            Map<String, Object> report = check(c, measured);
+            json.writeValue(c.out().resolve("advisor-check.json").toFile(), report);
+            AdvisorPlots.check(c.out().resolve("advisor-check.png"), report);
+        }
+        if (c.mode().equals("robust") || c.mode().equals("both")) {
+            Map<String, Object> report = robust(c, measured);
+            String suffix = c.rhos().length == 1 ? "-rho" + c.rhos()[0] : "";
+            json.writeValue(c.out().resolve("advisor-robust" + suffix + ".json").toFile(), report);
+            AdvisorPlots.robust(c.out().resolve("advisor-robust" + suffix + ".png"), report);
+        }
+    }
+
+    /** The model environment for this run's data; E from a measured load (or the estimate before one). */
+    static Environment environment(Config c, double bytesPerEntry) {
+        return new Environment(c.entries(), (int) Math.round(bytesPerEntry), PAGE, c.totalMemory(),
+                (double) c.rangeEntries() / c.entries(), 1.0, 1.0, true, true);
+    }
+
+    /** The design as the engine runs it: write memory rounded up to a multiple of 64 KiB, at least 1 MiB. */
+    static Design asRun(Design d) {
+        long w = Math.max(1L << 20, (d.writeMemoryBytes() + (1L << 16) - 1) >> 16 << 16);
+        return new Design(w, d.bloomBitsPerKey(), d.sizeRatio(), d.runsPerLevel());
+    }
+
+    static Map<String, Object> check(Config c, Map<Design, KindCosts> measured) {
+        List<Design> designs = List.of(
+                Design.uniform(1L << 20, 10, 4, 1),   // leveling
+                Design.uniform(1L << 20, 10, 4, 3),   // tiering
+                Design.uniform(1L << 20, 6, 8, 3),    // runs per level in between
+                Design.uniform(2L << 20, 2, 10, 1));  // big buffer, weak filters
+        List<Map<String, Object>> rows = new ArrayList<>();
+        List<Double> errors = new ArrayList<>();
+        for (Design d : designs) {
+            KindCosts k = measure(c, d, measured);
+            for (int i = 0; i < Workload.expectedWorkloads().size(); i++) {
+                Workload w = Workload.expectedWorkloads().get(i);
+                double meas = k.measuredCost(w);
+                double pred = k.predictedCost(w);
+                double err = (pred - meas) / meas;
+                errors.add(err);
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("design", d.toString());
+                r.put("workload", i);
+                r.put("type", Workload.expectedType(i));
+                r.put("measuredPagesPerOp", meas);
+                r.put("predictedPagesPerOp", pred);
+                r.put("relativeError", err);
+                rows.add(r);
+            }
+        }
+        // does the model order the designs as the engine does? (what choosing a design needs)
+        int agree = 0;
+        int pairs = 0;
+        for (Workload w : Workload.expectedWorkloads()) {
+            for (int a = 0; a < designs.size(); a++) {
+                for (int b = a + 1; b < designs.size(); b++) {
+                    KindCosts ka = measured.get(asRun(designs.get(a)));
+                    KindCosts kb = measured.get(asRun(designs.get(b)));
+                    pairs++;
+                    if (Math.signum(ka.measuredCost(w) - kb.measuredCost(w)) == Math.signum(ka.predictedCost(w) - kb.predictedCost(w))) {
+                        agree++;
+                    }
+                }
+            }
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("config", c.toString());
+        report.put("pairwiseOrderAgreement", Map.of("agree", agree, "pairs", pairs));
+        report.put("designs", designs.stream().map(d -> describe(measured.get(asRun(d)))).toList());
+        report.put("rows", rows);
+        report.put("errorQuantiles", quantiles(errors));
+        report.put("absErrorQuantiles", quantiles(errors.stream().map(Math::abs).toList()));
+        return report;
+    }
+
+    static Map<String, Object> robust(Config c, Map<Design, KindCosts> measured) {
+        double e = measured.isEmpty() ? c.entryBytes() : measured.values().iterator().next().bytesPerEntry();
+        LsmCostModel model = new LsmCostModel(environment(c, e));
+        DesignSpace space = DesignSpace.defaults().withSizeRatios(2, c.maxSizeRatio()).withFloors(1L << 20, 1L << 20);
+        DesignAdvisor advisor = new DesignAdvisor(model, space);
+        Random rnd = new Random(c.seed() * 31 + 7);
+        List<Map<String, Object>> cases = new ArrayList<>();
+        Map<Double, List<Double>> deltasByRho = new LinkedHashMap<>();
+        Map<Double, List<Double>> modelDeltasByRho = new LinkedHashMap<>();
+        Map<Double, List<Double>> mediansByRho = new LinkedHashMap<>();
+        for (double rho : c.rhos()) {
+            for (int i = 0; i < Workload.expectedWorkloads().size(); i++) {
+                Workload w = Workload.expectedWorkloads().get(i);
+                Advice nominal = advisor.nominal(w, rho);
+                Advice robust = advisor.robust(w, rho);
+                KindCosts kn = measure(c, nominal.design(), measured);
+                KindCosts kr = measure(c, robust.design(), measured);
+                double[] deltas = new double[c.samples()];
+                double[] modelDeltas = new double[c.samples()];
+                for (int s = 0; s < c.samples(); s++) {
+                    Workload x = sampleInBall(rnd, w, rho);
+                    deltas[s] = kn.measuredCost(x) / kr.measuredCost(x) - 1;
+                    modelDeltas[s] = nominal.costs().cost(x) / robust.costs().cost(x) - 1;
+                    deltasByRho.computeIfAbsent(rho, r -> new ArrayList<>()).add(deltas[s]);
+                    modelDeltasByRho.computeIfAbsent(rho, r -> new ArrayList<>()).add(modelDeltas[s]);
+                }
+                Arrays.sort(deltas);
+                Arrays.sort(modelDeltas);
+                mediansByRho.computeIfAbsent(rho, r -> new ArrayList<>()).add(deltas[deltas.length / 2]);
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("rho", rho);
+                r.put("workload", i);
+                r.put("type", Workload.expectedType(i));
+                r.put("nominal", nominal.design().toString());
+                r.put("robust", robust.design().toString());
+                r.put("sameDesign", asRun(nominal.design()).equals(asRun(robust.design())));
+                r.put("medianDelta", deltas[deltas.length / 2]);
+                r.put("p10Delta", deltas[deltas.length / 10]);
+                r.put("p90Delta", deltas[deltas.length * 9 / 10]);
+                r.put("modelMedianDelta", modelDeltas[modelDeltas.length / 2]);
+                r.put("measuredAtExpected", Map.of("nominal", kn.measuredCost(w), "robust", kr.measuredCost(w)));
+                cases.add(r);
+                System.err.printf("rho %.2f w%-2d %-9s median delta %+.3f (model %+.3f)  nominal %s | robust %s%n", rho, i,
+                        Workload.expectedType(i), deltas[deltas.length / 2], modelDeltas[modelDeltas.length / 2], nominal.design(), robust.design());
+            }
+        }
+        Map<String, Object> summary = new LinkedHashMap<>();
+        for (double rho : c.rhos()) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("deltaQuantiles", quantiles(deltasByRho.get(rho)));
+            s.put("modelDeltaQuantiles", quantiles(modelDeltasByRho.get(rho)));
+            List<Double> med = mediansByRho.get(rho);
+            s.put("workloadsWhereRobustWinsTheMedian", med.stream().filter(x -> x > 1e-9).count());
+            s.put("workloadsWhereRobustLosesTheMedian", med.stream().filter(x -> x < -1e-9).count());
+            s.put("workloadsTied", med.stream().filter(x -> Math.abs(x) <= 1e-9).count());
+            summary.put(String.valueOf(rho), s);
+        }
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("config", c.toString());
+        report.put("environment", model.environment().toString());
+        report.put("summaryByRho", summary);
+        report.put("cases", cases);
+        report.put("designs", measured.values().stream().map(AdvisorBench::describe).toList());
+        report.put("deltasByRho", deltasByRho);
+        return report;
+    }
+
+    /** Thrown when the run's time budget is spent; the measurements so far are saved. */
+    static final class BudgetSpent extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BudgetSpent() {
+            super("time budget spent: measurements saved to the cache file, run again to continue");
+        }
+    }
+
+    static long deadlineNanos = Long.MAX_VALUE;
+
+    /** Measures {@code d} (as the engine runs it) once; later calls reuse the result. */
+    static KindCosts measure(Config c, Design d0, Map<Design, KindCosts> cache) {
+        Design d = asRun(d0);
+        KindCosts known = cache.get(d);
+        if (known != null) {
+            return known;
+        }
+        if (System.nanoTime() > deadlineNanos) {
+            throw new BudgetSpent();
+        }
+        long t0 = System.nanoTime();
+        try (EngineRun run = new EngineRun(c.dir(), d, c.totalMemory(), PAGE, c.entries(), c.valueBytes(), c.rangeEntries(), c.seed())) {
+            run.load();
+            double e = run.diskBytesPerEntry();
+            int diskLevels = run.diskLevels();
+            String loaded = run.shape();
+            LsmCostModel model = new LsmCostModel(environment(c, e));
+            int writes = (int) Math.min(2_000_000, 8 * d.writeMemoryBytes() / Math.max(1, (c.valueBytes() + 20)));
+            run.run(new Workload(0, 0, 0, 1), writes / 4, true); // warm-up; then from settled to settled
+            EngineRun.Measure u = run.run(new Workload(0, 0, 0, 1), writes, true);
+            int chunks = 8;
+            int perChunk = writes / chunks;
+            int reads = c.readOps() / chunks * chunks;
+            int qOps = Math.max(200, c.readOps() / 3) / chunks * chunks;
+            long t1 = System.nanoTime();
+            double z0 = readsAcrossCycle(run, 0, reads, chunks, perChunk) / (double) reads;
+            double z1 = readsAcrossCycle(run, 1, reads, chunks, perChunk) / (double) reads;
+            double q = readsAcrossCycle(run, 2, qOps, chunks, perChunk) / (double) qOps;
+            KindCosts k = new KindCosts(d, new double[] {z0, z1, q, u.writePagesPerOp()},
+                    model.costs(d).toArray(), model.costs(d).levels(), diskLevels, e,
+                    new double[] {u.opsPerSecond(), (System.nanoTime() - t1) / 1e9});
+            cache.put(d, k);
+            System.err.printf("  after load: %s; after the runs: %s%n", loaded, run.shape());
+            System.err.printf("measured %s in %.0f s: E %.1f, disk levels %d (model %d); Z0 %.3f/%.3f Z1 %.3f/%.3f Q %.3f/%.3f U %.4f/%.4f (measured/model)%n",
+                    d, (System.nanoTime() - t0) / 1e9, e, diskLevels, k.levels(), k.measured()[0], k.predicted()[0], k.measured()[1],
+                    k.predicted()[1], k.measured()[2], k.predicted()[2], k.measured()[3], k.predicted()[3]);
+            return k;
+        }
+    }
+
+    /**
+     * {@code reads} reads of one kind, taken in {@code chunks} slices, each after one write memory's
+     * worth of blind writes and a settle (flush, merges done). The reads thus meet the tree at
+     * successive points of its merge cycle (1 to K runs in a level), not only fully merged, and
+     * never behind a merge backlog, which the model does not know and which on this loaded machine
+     * grows without bound while writes run flat out. Returns the query pages read by the reads.
+     */
+    private static long readsAcrossCycle(EngineRun run, int kind, int reads, int chunks, int writesPerChunk) {
+        double[] v = new double[4];
+        v[kind] = 1;
+        Workload w = Workload.of(v);
+        long pages = 0;
+        run.run(w, reads / chunks, false); // warm the cache
+        for (int i = 0; i < chunks; i++) {
+            run.run(new Workload(0, 0, 0, 1), writesPerChunk, true);
+            pages += run.run(w, reads / chunks, false).queryPagesRead();
+        }
+        return pages;
+    }
+
+    static Map<String, Object> describe(KindCosts k) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("design", k.design().toString());
+        m.put("policy", k.design().policyName());
+        m.put("bytesPerEntry", k.bytesPerEntry());
+        m.put("modelLevels", k.levels());
+        m.put("engineDiskLevels", k.diskLevels());
+        m.put("measured", Map.of("z0", k.measured()[0], "z1", k.measured()[1], "q", k.measured()[2], "u", k.measured()[3]));
+        m.put("predicted", Map.of("z0", k.predicted()[0], "z1", k.predicted()[1], "q", k.predicted()[2], "u", k.predicted()[3]));
+        m.put("writeOpsPerSecond", k.opsPerSecond()[0]);
+        m.put("readPhaseSeconds", k.opsPerSecond()[1]);
+        return m;
+    }
+
+    static Map<String, Double> quantiles(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        Map<String, Double> q = new LinkedHashMap<>();
+        for (double p : new double[] {0, 0.1, 0.25, 0.5, 0.75, 0.9, 1}) {
+            q.put("p" + (int) (p * 100), a[(int) Math.min(a.length - 1, Math.floor(p * (a.length - 1) + 0.5))]);
+        }
+        return q;
+    }
+
+    /**
+     * A workload from the KL ball of radius ρ around {@code w}: a uniform point of the simplex (on
+     * w's support) pulled towards w just inside the ball, then moved a uniform fraction of the way
+     * back towards w, so drifts of every size up to ρ appear.
+     */
+    static Workload sampleInBall(Random rnd, Workload w, double rho) {
+        double[] p = w.toArray();
+        double[] x = new double[4];
+        double sum = 0;
+        for (int i = 0; i < 4; i++) {
+            x[i] = p[i] > 0 ? -Math.log(1 - rnd.nextDouble()) : 0;
+            sum += x[i];
+        }
+        for (int i = 0; i < 4; i++) {
+            x[i] /= sum;
+        }
+        double lo = 0;
+        double hi = 1;
+        if (mix(p, x, 1).klDivergenceFrom(w) > rho) {
+            for (int it = 0; it < 50; it++) {
+                double mid = (lo + hi) / 2;
+                if (mix(p, x, mid).klDivergenceFrom(w) <= rho) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+        } else {
+            lo = 1;
+        }
+        return mix(p, x, lo * Math.sqrt(rnd.nextDouble()));
+    }
+
+    private static Workload mix(double[] p, double[] x, double a) {
+        double[] m = new double[4];
+        for (int i = 0; i < 4; i++) {
+            m[i] = (1 - a) * p[i] + a * x[i];
+        }
+        return Workload.of(m);
+    }
+}
