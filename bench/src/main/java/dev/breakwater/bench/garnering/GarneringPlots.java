@@ -88,12 +88,21 @@ public final class GarneringPlots {
     }
 
     private static void monkey(Map<String, JsonNode> runs, Path out) throws IOException {
-        CategoryChart c = chart("Zero-result lookups at 5 bits per key", "policy", "false positives per lookup");
-        List<String> xs = List.of("leveling T=4", "garnering c=0.5 T=4");
+        CategoryChart c = chart("Zero-result lookups: uniform vs Monkey bits at equal filter memory", "tree, bits per key",
+                "false positives per lookup");
+        String[][] cases = {{"leveling T=4, 5 bits", "lev-T4-b5-"}, {"garnering c=0.5 T=4, 5 bits", "gar-c0.5-T4-b5-"},
+            {"static leveling T=4, 3 bits", "static-c1.0-T4-b3-"}, {"garnering c=0.8 T=4, 3 bits", "gar-c0.8-T4-b3-"}};
+        List<String> xs = new ArrayList<>();
+        for (String[] k : cases) {
+            xs.add(k[0]);
+        }
         for (String alloc : new String[] {"uniform", "monkey"}) {
             List<Double> ys = new ArrayList<>();
-            for (String p : new String[] {"lev-T4", "gar-c0.5-T4"}) {
-                JsonNode r = runs.get(p + "-b5-" + alloc);
+            for (String[] k : cases) {
+                JsonNode r = runs.get(k[1] + alloc);
+                if (r == null) {
+                    r = runs.get(k[1] + alloc.toUpperCase(java.util.Locale.ROOT));
+                }
                 ys.add(r == null ? 0 : r.get("zeroResultFalsePositivesPerLookup").asDouble());
             }
             c.addSeries(alloc, xs, ys);
