@@ -52,37 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TopologyTest {
 
-    private static final String[] VOCABULARY = buildVocabulary();
-
     @TempDir
     Path dir;
 
-    private static String[] buildVocabulary() {
-        Random rnd = new Random(7);
-        String[] words = new String[400];
-        for (int i = 0; i < words.length; i++) {
-            StringBuilder w = new StringBuilder();
-            for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
-                w.append((char) ('a' + rnd.nextInt(6)));
-            }
-            words[i] = w.toString();
-        }
-        return words;
-    }
-
-    public static List<String> lines(long seed, int n) {
-        Random rnd = new Random(seed);
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            StringBuilder line = new StringBuilder();
-            for (int j = 1 + rnd.nextInt(12); j > 0; j--) {
-                // Zipf-like: low indexes much more often
-                int idx = (int) Math.min(VOCABULARY.length - 1, Math.abs(rnd.nextGaussian()) * 60);
-                line.append(VOCABULARY[idx]).append(j % 3 == 0 ? ", " : " ");
-            }
-            out.add(line.toString());
-        }
-        return out;
+    private static List<String> lines(long seed, int n) {
+        return Topologies.lines(seed, n);
     }
 
     private Properties props(StoreKind kind, String appId, long cache) {
