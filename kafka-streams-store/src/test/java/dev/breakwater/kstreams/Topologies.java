@@ -1,9 +1,12 @@
 package dev.breakwater.kstreams;
 
 import dev.breakwater.common.config.StorageConfig;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Random;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -37,7 +40,37 @@ public final class Topologies {
     public static final String PURCHASES = "purchases";
     public static final String TOTALS = "totals";
 
+    private static final String[] VOCABULARY = buildVocabulary();
+
     private Topologies() {
+    }
+
+    private static String[] buildVocabulary() {
+        Random rnd = new Random(7);
+        String[] words = new String[400];
+        for (int i = 0; i < words.length; i++) {
+            StringBuilder w = new StringBuilder();
+            for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
+                w.append((char) ('a' + rnd.nextInt(6)));
+            }
+            words[i] = w.toString();
+        }
+        return words;
+    }
+
+    /** {@code n} lines of 1-12 words from a 400-word vocabulary, skewed towards its first words; seeded. */
+    public static List<String> lines(long seed, int n) {
+        Random rnd = new Random(seed);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int j = 1 + rnd.nextInt(12); j > 0; j--) {
+                int idx = (int) Math.min(VOCABULARY.length - 1, Math.abs(rnd.nextGaussian()) * 60);
+                line.append(VOCABULARY[idx]).append(j % 3 == 0 ? ", " : " ");
+            }
+            out.add(line.toString());
+        }
+        return out;
     }
 
     /** A store supplier of {@code kind}; {@code config} is the Breakwater engine's (null: the default). */

@@ -52,37 +52,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TopologyTest {
 
-    private static final String[] VOCABULARY = buildVocabulary();
-
     @TempDir
     Path dir;
 
-    private static String[] buildVocabulary() {
-        Random rnd = new Random(7);
-        String[] words = new String[400];
-        for (int i = 0; i < words.length; i++) {
-            StringBuilder w = new StringBuilder();
-            for (int j = 1 + rnd.nextInt(6); j > 0; j--) {
-                w.append((char) ('a' + rnd.nextInt(6)));
-            }
-            words[i] = w.toString();
-        }
-        return words;
-    }
-
-    public static List<String> lines(long seed, int n) {
-        Random rnd = new Random(seed);
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            StringBuilder line = new StringBuilder();
-            for (int j = 1 + rnd.nextInt(12); j > 0; j--) {
-                // Zipf-like: low indexes much more often
-                int idx = (int) Math.min(VOCABULARY.length - 1, Math.abs(rnd.nextGaussian()) * 60);
-                line.append(VOCABULARY[idx]).append(j % 3 == 0 ? ", " : " ");
-            }
-            out.add(line.toString());
-        }
-        return out;
+    private static List<String> lines(long seed, int n) {
+        return Topologies.lines(seed, n);
     }
 
     private Properties props(StoreKind kind, String appId, long cache) {
@@ -127,13 +101,13 @@ class TopologyTest {
 
     @Test
     void wordCountEqualsRocksDb() {
-        List<String> lines = lines(1, 400);
+        List<String> lines = lines(1, 200);
         for (long cache : new long[] {0, 1 << 20}) { // every update reaches the store; or a record cache in front
             Map<String, Long> bwOut = new TreeMap<>();
             Map<String, Long> rocksOut = new TreeMap<>();
             Map<String, Long> bw = runWordCount(BREAKWATER, lines, cache, bwOut);
             Map<String, Long> rocks = runWordCount(ROCKSDB, lines, cache, rocksOut);
-            assertTrue(bw.size() > 100, "a real vocabulary: " + bw.size());
+            assertTrue(bw.size() > 50, "a real vocabulary: " + bw.size());
             assertEquals(rocks, bw, "store contents, cache " + cache);
             assertEquals(rocksOut, bwOut, "last output per word, cache " + cache);
             assertEquals(bw, bwOut, "the output agrees with the store");
@@ -180,7 +154,7 @@ class TopologyTest {
     @Test
     void partitionedWordCountEqualsRocksDb() {
         List<KeyValue<String, String>> words = new ArrayList<>();
-        for (String line : lines(2, 60)) {
+        for (String line : lines(2, 40)) {
             for (String w : line.split("\\W+")) {
                 if (!w.isEmpty()) {
                     words.add(KeyValue.pair(w, w));
@@ -198,13 +172,13 @@ class TopologyTest {
     void partitionedAggregationEqualsRocksDb() {
         Random rnd = new Random(3);
         List<KeyValue<String, Long>> purchases = new ArrayList<>();
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 300; i++) {
             purchases.add(KeyValue.pair("user" + rnd.nextInt(700), (long) rnd.nextInt(100_000)));
         }
         Function<StoreKind, Topology> t = k -> Topologies.purchaseTotals(Topologies.supplier(k, Topologies.TOTALS, null));
         Map<String, String> bw = runPartitioned(BREAKWATER, 3, t, Topologies.PURCHASES, purchases, new LongSerializer(), Topologies.TOTALS);
         Map<String, String> rocks = runPartitioned(ROCKSDB, 3, t, Topologies.PURCHASES, purchases, new LongSerializer(), Topologies.TOTALS);
-        assertTrue(bw.size() > 300, "most users: " + bw.size());
+        assertTrue(bw.size() > 150, "most users: " + bw.size());
         assertEquals(rocks, bw);
     }
 
@@ -215,7 +189,7 @@ class TopologyTest {
      */
     @Test
     void scansAndInteractiveQueriesEqualRocksDb() {
-        List<String> lines = lines(4, 300);
+        List<String> lines = lines(4, 200);
         List<List<String>> results = new ArrayList<>();
         for (StoreKind kind : List.of(StoreKind.BREAKWATER_TIMESTAMPED, ROCKSDB)) {
             Topology t = Topologies.wordCount(Topologies.supplier(kind, Topologies.COUNTS, null));
@@ -271,7 +245,7 @@ class TopologyTest {
      */
     @Test
     void restoringTheChangelogRebuildsTheStateAfterTheDriverIsReopened() {
-        List<String> lines = lines(5, 300);
+        List<String> lines = lines(5, 200);
         Map<String, Long> before;
         List<TestRecord<byte[], byte[]>> changelog;
         Properties props = props(BREAKWATER, "restore", 0);

@@ -155,7 +155,7 @@ public final class WordCountBenchmark {
     private static Map<String, Object> driverRun(StoreKind kind, Path dir, long memory, int lines) throws IOException {
         Properties props = props(kind, dir, memory);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 10L << 20);
-        List<String> input = TopologyTest.lines(9, lines);
+        List<String> input = Topologies.lines(9, lines);
         long words = input.stream().mapToLong(l -> l.split("\\W+").length).sum();
         double loadBefore = load();
         long start = System.nanoTime();
