@@ -273,6 +273,21 @@ public final class MemoryBufferFigures {
         byte[] key = new byte[16];
         byte[] value = value();
         Map<String, Object> r = new LinkedHashMap<>();
+        // How many entries one active component holds before its pages reach the seal threshold: the
+        // seals the load needs follow from it (flush counts also depend on how many sealed
+        // components one flush takes, which depends on timing).
+        try (WriteMemoryPool probe = new WriteMemoryPool(WriteMemoryPoolOptions.of(m0 * 4).withPageSize(16 * 1024).withName("fig6-probe"));
+             MemoryComponent c = spec.create(probe)) {
+            int held = 0;
+            while (c.bytesUsed() < m0) {
+                BufferKind.key(3, held, key);
+                c.put(key, key.length, value, value.length, false, held + 1);
+                held++;
+            }
+            r.put("entriesPerComponent", held);
+            r.put("componentSeals", (n + held - 1) / held);
+            r.put("payloadShareOfComponent", (double) c.payloadBytes() / c.bytesUsed());
+        }
         try (BufferCache cache = new BufferCache(BufferCacheOptions.of(page, 8L << 20), io);
              WriteMemoryPool pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(poolBytes).withPageSize(16 * 1024).withName("fig6"))) {
             TreeResources resources = TreeResources.withPools(RealFileSystem.create(), cache, pool, io, 1, 1);

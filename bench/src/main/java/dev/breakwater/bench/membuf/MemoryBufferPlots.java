@@ -28,8 +28,16 @@ public final class MemoryBufferPlots {
     private MemoryBufferPlots() {
     }
 
+    /** Arguments: one or more JMH JSON result files, then the output directory. */
     public static void main(String[] args) throws IOException {
-        fig2(new ObjectMapper().readTree(Path.of(args[0]).toFile()), Path.of(args[1]));
+        ObjectMapper json = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ArrayNode all = json.createArrayNode();
+        for (int i = 0; i < args.length - 1; i++) {
+            all.addAll((com.fasterxml.jackson.databind.node.ArrayNode) json.readTree(Path.of(args[i]).toFile()));
+        }
+        Path out = Path.of(args[args.length - 1]);
+        java.nio.file.Files.createDirectories(out);
+        fig2(all, out);
     }
 
     static void save(Path file, List<? extends Chart<?, ?>> charts, int cols) throws IOException {
@@ -115,7 +123,7 @@ public final class MemoryBufferPlots {
         List<String> configs = new ArrayList<>();
         Map<String, List<Double>> counts = new LinkedHashMap<>();
         Map<String, List<Double>> amps = new LinkedHashMap<>();
-        for (String k : List.of("flushes", "merges")) {
+        for (String k : List.of("componentSeals", "flushes", "merges")) {
             counts.put(k, new ArrayList<>());
         }
         for (String k : List.of("writeAmplification", "mergeReadAmplification", "queryPagesReadPerLookup")) {
@@ -128,7 +136,7 @@ public final class MemoryBufferPlots {
         }
         CategoryChart a = bars("Fig. 6a: write and read amplification", "bytes per ingested byte / pages per lookup", false);
         amps.forEach((k, v) -> a.addSeries(k, configs, v));
-        CategoryChart b = bars("Fig. 6b: flushes and merges", "count", false);
+        CategoryChart b = bars("Fig. 6b: component seals, flushes and merges", "count", false);
         counts.forEach((k, v) -> b.addSeries(k, configs, v));
         save(dir.resolve("fig6.png"), List.of(a, b), 2);
     }
@@ -147,7 +155,7 @@ public final class MemoryBufferPlots {
             if (prefix == 8 && buckets == 1024) {
                 byOp.computeIfAbsent(op, o -> new LinkedHashMap<>()).put(kind, score);
             }
-            if (kind.startsWith("HASH")) {
+            if (kind.startsWith("HASH") && !(prefix == 8 && buckets == 1024)) {
                 sweep.computeIfAbsent(kind + " " + op, o -> new LinkedHashMap<>()).put("prefix " + prefix + ", " + buckets + " buckets", score);
             }
         }
@@ -173,11 +181,11 @@ public final class MemoryBufferPlots {
         charts.add(a);
         if (!sweep.isEmpty()) {
             CategoryChart b = bars("Fig. 2b: hash kinds vs prefix length and bucket count", "ns per operation (log)", true);
-            List<String> xs = new ArrayList<>(sweep.values().iterator().next().keySet());
+            List<String> xs = new ArrayList<>(new java.util.TreeSet<>(sweep.values().stream().flatMap(m -> m.keySet().stream()).toList()));
             sweep.forEach((series, m) -> {
-                if (m.keySet().containsAll(xs) && xs.size() > 1) {
+                if (xs.size() > 1) {
                     List<Double> ys = new ArrayList<>();
-                    xs.forEach(x -> ys.add(m.get(x)));
+                    xs.forEach(x -> ys.add(m.getOrDefault(x, 1.0))); // 1 ns marks a combination not measured
                     b.addSeries(series, xs, ys);
                 }
             });

@@ -33,6 +33,11 @@ package dev.breakwater.lsm.memory;
  * </ul>
  * Every field except the next pointers is written once, before the node is published, and never
  * changes.
+ *
+ * <p>The other memory-component kinds reuse this layout: a {@link VectorMemoryComponent} record is a
+ * node of height 0 (no next pointers) whose bytes {@code [12, 16)} hold its append ordinal (int32); a
+ * {@link HashMemoryComponent} bucket holds nodes of any height (skip-list buckets) or of height 1
+ * (linked-list buckets).
  */
 public final class SkipListNodeDescriptor {
 
