@@ -46,20 +46,22 @@ final class AdvisorPlots {
         BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(c), 1, 1, png.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
-    /** Sorted Δ per ρ (an inverse CDF), measured and modelled. */
+    /** Sorted Δ per ρ (an inverse CDF) on the test set and in the ball. */
     @SuppressWarnings("unchecked")
     static void robust(Path png, Map<String, Object> report) throws IOException {
         XYChart c = new XYChartBuilder().width(800).height(520).title("Robust vs nominal on drifted workloads: normalized delta throughput")
                 .xAxisTitle("fraction of sampled workloads").yAxisTitle("delta = C(nominal)/C(robust) - 1 (measured costs)").build();
         c.getStyler().setMarkerSize(0);
-        Map<Object, List<Double>> deltas = (Map<Object, List<Double>>) report.get("deltasByRho");
+        Map<Object, List<Double>> deltas = new java.util.LinkedHashMap<>();
+        ((Map<Object, List<Double>>) report.get("testSetDeltasByRho")).forEach((k, v) -> deltas.put("rho " + k + ", test set", v));
+        ((Map<Object, List<Double>>) report.get("deltasByRho")).forEach((k, v) -> deltas.put("rho " + k + ", in the ball", v));
         for (Map.Entry<Object, List<Double>> e : deltas.entrySet()) {
             double[] y = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double[] x = new double[y.length];
             for (int i = 0; i < y.length; i++) {
                 x[i] = (i + 0.5) / y.length;
             }
-            c.addSeries("rho " + e.getKey(), x, y).setMarker(SeriesMarkers.NONE);
+            c.addSeries(String.valueOf(e.getKey()), x, y).setMarker(SeriesMarkers.NONE);
         }
         c.addSeries("0", new double[] {0, 1}, new double[] {0, 0}).setMarker(SeriesMarkers.NONE);
         BitmapEncoder.saveBitmap(List.<Chart<?, ?>>of(c), 1, 1, png.toString(), BitmapEncoder.BitmapFormat.PNG);

@@ -7,7 +7,8 @@ package dev.breakwater.tuner.advisor;
  *
  * <p>The robust search prunes: the worst case of a design is at least its expected cost, so a
  * candidate whose expected cost already exceeds the best worst case found cannot win and its dual is
- * not solved. Ties are broken towards the earlier candidate, so results are deterministic.
+ * not solved. Equal worst cases are broken by the expected cost, then towards the earlier candidate,
+ * so results are deterministic.
  *
  * <p>Thread safety: immutable; safe.
  */
@@ -41,17 +42,26 @@ public final class DesignAdvisor {
         return best.advice(w, rho);
     }
 
-    /** The design with the least worst-case cost over the KL ball of radius {@code rho} around {@code w}. */
+    /**
+     * The design with the least worst-case cost over the KL ball of radius {@code rho} around
+     * {@code w}; among designs whose worst cases tie (within a relative 1e-9, common once the ball
+     * reaches the corner of the most expensive operation, where the worst case is that operation's
+     * cost alone), the one with the least expected cost.
+     */
     public Advice robust(Workload w, double rho) {
         Best best = new Best();
         space.forEach(model, d -> {
             best.evaluated++;
             OperationCosts c = model.costs(d);
-            if (c.cost(w) >= best.score) {
+            double expected = c.cost(w);
+            double tolerance = best.design == null ? 0 : TIE * Math.max(1, Math.abs(best.score));
+            if (expected > best.score + tolerance) {
                 return;
             }
             double worst = RobustCost.worstCase(c.toArray(), w, rho).cost();
-            if (worst < best.score) {
+            boolean better = best.design == null || worst < best.score - tolerance
+                    || (worst <= best.score + tolerance && expected < best.costs.cost(w));
+            if (better) {
                 best.score = worst;
                 best.design = d;
                 best.costs = c;
@@ -59,6 +69,9 @@ public final class DesignAdvisor {
         });
         return best.advice(w, rho);
     }
+
+    /** Relative difference under which two worst cases count as a tie. */
+    private static final double TIE = 1e-9;
 
     /** The worst case of a given design over the ball. */
     public RobustCost.WorstCase worstCase(Design d, Workload w, double rho) {

@@ -72,6 +72,24 @@ class DesignAdvisorTest {
     }
 
     @Test
+    void tiedWorstCasesGoToTheCheaperExpectedCost() {
+        // a ball that reaches the range-read corner: every design's worst case is its Q, which filters do not change;
+        // among those, the design with the least expected cost must win, not the first one enumerated (0 bits/key)
+        Workload w = new Workload(0.49, 0.01, 0.49, 0.01);
+        Advice r = ADVISOR.robust(w, 5.0);
+        LsmCostModel model = ADVISOR.model();
+        for (Design d : DesignSpace.defaults().candidates(model)) {
+            OperationCosts c = model.costs(d);
+            double worst = RobustCost.worstCase(c.toArray(), w, 5.0).cost();
+            assertTrue(worst >= r.worstCase().cost() - 1e-9 * r.worstCase().cost(), d + " has a lower worst case");
+            if (Math.abs(worst - r.worstCase().cost()) <= 1e-9 * r.worstCase().cost()) {
+                assertTrue(c.cost(w) >= r.expectedCost() - 1e-12, d + " ties on the worst case and is cheaper at w");
+            }
+        }
+        assertTrue(r.design().bloomBitsPerKey() > 0, "empty reads still want filters: " + r.design());
+    }
+
+    @Test
     void levelingAndTieringOnlySpaceIsAsubset() {
         DesignAdvisor lt = new DesignAdvisor(ADVISOR.model(), DesignSpace.defaults().levelingAndTieringOnly());
         for (Workload w : Workload.expectedWorkloads()) {
