@@ -19,7 +19,9 @@ import org.knowm.xchart.CategoryChartBuilder;
  * wrote into one directory (named by run label): {@code fig2.png} (each policy's rates relative to
  * leveling), {@code fig3.png} (write latency and short-range latency over c for T = 4 and 8),
  * {@code monkey.png} (false positives per zero-result lookup, uniform vs Monkey) and
- * {@code growth.png} (write amplification as data grows). Usage: {@code GarneringPlots DIR}.
+ * {@code growth.png} (write amplification as data grows) and {@code ycsb.png} (YCSB run throughput
+ * per workload, from ExtendedYcsb's JSON files {@code ycsb-POLICY-W.json}). Usage:
+ * {@code GarneringPlots DIR}.
  */
 public final class GarneringPlots {
 
@@ -33,13 +35,29 @@ public final class GarneringPlots {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".json")).toList()) {
                 JsonNode n = m.readTree(p.toFile());
-                runs.put(n.get("label").asText(), n);
+                String name = p.getFileName().toString();
+                runs.put(n.has("label") ? n.get("label").asText() : name.substring(0, name.length() - ".json".length()), n);
             }
         }
         fig2(runs, dir.resolve("fig2.png"));
         fig3(runs, dir.resolve("fig3.png"));
         monkey(runs, dir.resolve("monkey.png"));
         growth(runs, dir.resolve("growth.png"));
+        ycsb(runs, dir.resolve("ycsb.png"));
+    }
+
+    private static void ycsb(Map<String, JsonNode> runs, Path out) throws IOException {
+        CategoryChart c = chart("YCSB (ExtendedYcsb), T = 4: measured throughput", "workload", "ops/s");
+        List<String> xs = List.of("A", "B", "C", "E", "F");
+        for (String p : new String[] {"LEVELING", "GARNERING"}) {
+            List<Double> ys = new ArrayList<>();
+            for (String w : xs) {
+                JsonNode r = runs.get("ycsb-" + p + "-" + w);
+                ys.add(r == null ? 0 : r.get("run").get("opsPerSecond").asDouble());
+            }
+            c.addSeries(p.equals("LEVELING") ? "leveling" : "garnering c=0.5", xs, ys);
+        }
+        BitmapEncoder.saveBitmap(c, out.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
     private static CategoryChart chart(String title, String x, String y) {

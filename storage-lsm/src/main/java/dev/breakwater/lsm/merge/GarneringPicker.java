@@ -22,7 +22,11 @@ import java.util.Set;
  * instead of {@code log_T(data/M)}.
  *
  * <h2>Merges</h2>
- * L0's score is {@code groups / l0MergeGroups}; level {@code i < N}'s is {@code |L_i| / C_i}. The
+ * L0's score is {@code groups / l0MergeGroups}; level {@code i < N}'s is {@code |L_i| / C'_i} with
+ * {@code C'_i = max(C_i, D · C_i / C_N)}, {@code D} the bytes of all disk levels: like leveling's
+ * dynamic targets, this keeps each level's share of the data when the write memory {@code M}
+ * shrinks, so a smaller M does not push every level's data down at once (the ratio
+ * {@code C_i / C_N} does not depend on M). The
  * highest score {@code >= 1} with a pickable table merges, choosing tables as {@link LevelMerges}
  * describes. The last level never merges.
  *
@@ -85,8 +89,18 @@ public final class GarneringPicker implements MergePicker {
         return n;
     }
 
+    /**
+     * The capacity level {@code i < N} merges at: the larger of {@code C_i(N)} and
+     * {@code D · C_i(N) / C_N(N)}, where {@code D} is all disk data (the ratio does not depend on M).
+     */
     long capacity(int i, Version v, MergeSettings s) {
-        return capacity(i, v.levelCount() - 1, s, scale);
+        int n = v.levelCount() - 1;
+        long byMemory = capacity(i, n, s, scale);
+        if (i >= n) {
+            return byMemory;
+        }
+        double byData = diskBytes(v) * ((double) byMemory / capacity(n, n, s, scale));
+        return (long) Math.max(byMemory, Math.min(byData, Long.MAX_VALUE));
     }
 
     private static long diskBytes(Version v) {

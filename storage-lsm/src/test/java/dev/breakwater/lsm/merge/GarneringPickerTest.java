@@ -184,4 +184,16 @@ class GarneringPickerTest {
         assertEquals(3, c.index());
         assertFalse(c.remove());
     }
+
+    @Test
+    void aShrunkWriteMemoryDoesNotPushEveryLevelDown() {
+        // M = 25: C1(2) = 500 by memory, but the data anchors it at 15900 * C1/C2 = 1590 > 900.
+        MergeSettings shrunk = settings.withWriteMemory(25);
+        Version v = Scenario.parse("L0:\nL1: a-z:900\nL2: a-z:15000");
+        assertEquals(1590, picker.capacity(1, v, shrunk));
+        assertTrue(picker.pick(v, Set.of(), shrunk).isEmpty(), "no cascade of merges when M shrinks");
+        assertTrue(picker.levelChange(v, shrunk).isPresent(), "the last level is over its capacity: append");
+        // At the original M the memory term is the larger one.
+        assertEquals(2000, picker.capacity(1, v, settings));
+    }
 }
