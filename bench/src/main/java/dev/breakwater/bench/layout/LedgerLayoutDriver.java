@@ -63,6 +63,8 @@ public final class LedgerLayoutDriver {
             "  --total-memory SIZE    total memory (default 64m)",
             "  --durability SYNC|ASYNC (default ASYNC)",
             "  --companion N          per ledger row, N upserts of 200-byte rows with random keys into a second dataset (default 0)",
+            "  --compression NONE|LZ4 leaf-compression (default NONE)",
+            "  --passes P             write the same ids P times (default 1): history grows, live data does not",
             "  --scheme NAME          write-memory-scheme (default PARTITIONED)",
             "  --page-size SIZE       page size (default 16k)",
             "  --dir PATH             data directory, must not exist (default a temporary one, deleted)",
@@ -75,7 +77,7 @@ public final class LedgerLayoutDriver {
 
     /** Parsed command line. */
     record Config(long rows, boolean random, long writeMemory, long totalMemory, Durability durability, int pageSize,
-                  Path dir, int opens, Path out, int companion, String scheme) {
+                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -102,7 +104,8 @@ public final class LedgerLayoutDriver {
                 (int) size(m.getOrDefault("page-size", "16k")),
                 m.containsKey("dir") ? Path.of(m.get("dir")) : null, Integer.parseInt(m.getOrDefault("opens", "3")),
                 m.containsKey("out") ? Path.of(m.get("out")) : null, Integer.parseInt(m.getOrDefault("companion", "0")),
-                m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT));
+                m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT), Integer.parseInt(m.getOrDefault("passes", "1")),
+                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT));
         Map<String, Object> report = run(c, System.err);
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
         if (c.out() != null) {
@@ -121,6 +124,7 @@ public final class LedgerLayoutDriver {
                 .set(ConfigOptions.DURABILITY, c.durability())
                 .set(ConfigOptions.TUNER, false)
                 .set("write-memory-scheme", c.scheme())
+                .set("leaf-compression", c.compression())
                 .set(ConfigOptions.HTTP_ENABLED, false)
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .build();
@@ -166,15 +170,17 @@ public final class LedgerLayoutDriver {
             SplittableRandom companionKeys = new SplittableRandom(2);
             String payload = "p".repeat(190);
             long next = System.nanoTime() + 1_000_000_000L;
+            for (int p = 0; p < c.passes(); p++) {
             for (int i = 0; i < ids.length; i++) {
-                ledger.upsert(Tuple.of(ids[i], (int) (ids[i] % 1000), ids[i] * 7, String.format("memo-%07d", ids[i] % 10_000_000)));
+                ledger.upsert(Tuple.of(ids[i], (int) (ids[i] % 1000), ids[i] * 7 + p, String.format("memo-%07d", ids[i] % 10_000_000)));
                 for (int k = 0; k < c.companion(); k++) {
                     accounts.upsert(Tuple.of(companionKeys.nextLong(100_000), payload));
                 }
                 if (System.nanoTime() > next) {
-                    progress.printf("loaded %d of %d rows%n", i + 1, ids.length);
+                    progress.printf("pass %d: loaded %d of %d rows%n", p + 1, i + 1, ids.length);
                     next += 1_000_000_000L;
                 }
+            }
             }
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
@@ -199,6 +205,8 @@ public final class LedgerLayoutDriver {
         r.put("durability", c.durability().toString());
         r.put("companionUpsertsPerRow", c.companion());
         r.put("writeMemoryScheme", c.scheme());
+        r.put("passes", c.passes());
+        r.put("leafCompression", c.compression());
         r.put("loadSeconds", loadSeconds);
         r.put("tables", layout.tables());
         r.put("tablesPerLevel", layout.tablesPerLevel());
@@ -208,7 +216,9 @@ public final class LedgerLayoutDriver {
         r.put("logicalBytes", layout.logicalBytes());
         r.put("tableBytes", layout.tableBytes());
         r.put("treeDirectoryBytes", layout.filesOnDisk());
+        r.put("liveEntries", layout.liveEntries());
         r.put("spaceAmplification", layout.spaceAmplification());
+        r.put("layoutAmplification", layout.layoutAmplification());
         r.put("manifestBytes", layout.manifestBytes());
         r.put("manifestEditsReplayed", layout.manifestEdits());
         r.put("engineOpenSecondsMedian", median(engineOpens));
