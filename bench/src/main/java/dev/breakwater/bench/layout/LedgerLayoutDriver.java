@@ -43,7 +43,9 @@ import java.util.stream.Stream;
  * dataset {@code ledger(id INT64 primary key, account INT32, amount INT64, memo STRING)}; one
  * thread upserts {@code --rows} rows (default 50,879), one transaction each, with ids
  * {@code 0, 1, 2, ...} ({@code --keys sequential}) or a random permutation of them
- * ({@code --keys random}, the contrast), a 12-character memo. The engine is closed cleanly (its
+ * ({@code --keys random}, the contrast), a 12-character memo. Unless {@code --settle false}, the
+ * memory components are flushed and merges awaited ({@code flushAndAwaitMerges}) before the close,
+ * so the layout read is the settled one, not a merge backlog of the moment. The engine is closed cleanly (its
  * memory components flushed), then the ledger's primary tree directory is read back
  * ({@link TreeLayout}): tables per level, table-size distribution, table bytes against logical
  * (key + value) bytes, manifest bytes and edits. Then the open time: {@code --opens} times
@@ -64,6 +66,7 @@ public final class LedgerLayoutDriver {
             "  --durability SYNC|ASYNC (default ASYNC)",
             "  --companion N          per ledger row, N upserts of 200-byte rows with random keys into a second dataset (default 0)",
             "  --compression NONE|LZ4 leaf-compression (default NONE)",
+            "  --settle BOOL          flush and wait for merges before closing (default true)",
             "  --passes P             write the same ids P times (default 1): history grows, live data does not",
             "  --scheme NAME          write-memory-scheme (default PARTITIONED)",
             "  --page-size SIZE       page size (default 16k)",
@@ -77,7 +80,7 @@ public final class LedgerLayoutDriver {
 
     /** Parsed command line. */
     record Config(long rows, boolean random, long writeMemory, long totalMemory, Durability durability, int pageSize,
-                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression) {
+                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression, boolean settle) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -105,7 +108,7 @@ public final class LedgerLayoutDriver {
                 m.containsKey("dir") ? Path.of(m.get("dir")) : null, Integer.parseInt(m.getOrDefault("opens", "3")),
                 m.containsKey("out") ? Path.of(m.get("out")) : null, Integer.parseInt(m.getOrDefault("companion", "0")),
                 m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT), Integer.parseInt(m.getOrDefault("passes", "1")),
-                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT));
+                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT), Boolean.parseBoolean(m.getOrDefault("settle", "true")));
         Map<String, Object> report = run(c, System.err);
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
         if (c.out() != null) {
@@ -182,6 +185,9 @@ public final class LedgerLayoutDriver {
                 }
             }
             }
+            if (c.settle()) {
+                engine.flushAndAwaitMerges();
+            }
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
         Path treeDir = primaryTreeDir(dir);
@@ -207,6 +213,7 @@ public final class LedgerLayoutDriver {
         r.put("writeMemoryScheme", c.scheme());
         r.put("passes", c.passes());
         r.put("leafCompression", c.compression());
+        r.put("settled", c.settle());
         r.put("loadSeconds", loadSeconds);
         r.put("tables", layout.tables());
         r.put("tablesPerLevel", layout.tablesPerLevel());

@@ -22,7 +22,7 @@ class LedgerLayoutDriverTest {
     @Test
     void smallLedgerLoadIsReadBackCompletely(@TempDir Path tmp) throws Exception {
         LedgerLayoutDriver.Config c = new LedgerLayoutDriver.Config(5_000, false, 1L << 20, 64L << 20, Durability.ASYNC, 16384,
-                tmp.resolve("data"), 1, null, 0, "PARTITIONED", 2, "NONE");
+                tmp.resolve("data"), 1, null, 0, "PARTITIONED", 2, "NONE", true);
         Map<String, Object> r = LedgerLayoutDriver.run(c, new PrintStream(OutputStream.nullOutputStream()));
         assertTrue((Long) r.get("entries") >= 5_000L, "two passes over 5,000 ids: " + r);
         long logical = (Long) r.get("logicalBytes");
