@@ -53,7 +53,7 @@ import java.util.Set;
  * where {@code R} has no table; tables of shallower levels in that gap stay above the output,
  * where they already were. Merges run concurrently, and a merge's output covers the hull of its
  * inputs, so a gap is spanned only while no table above could be merged into it
- * ({@link #nothingAbove}).
+ * ({@code nothingAbove}).
  *
  * <p>Thread safety: stateless; safe.
  */
