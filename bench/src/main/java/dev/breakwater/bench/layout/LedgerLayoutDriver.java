@@ -43,7 +43,9 @@ import java.util.stream.Stream;
  * dataset {@code ledger(id INT64 primary key, account INT32, amount INT64, memo STRING)}; one
  * thread upserts {@code --rows} rows (default 50,879), one transaction each, with ids
  * {@code 0, 1, 2, ...} ({@code --keys sequential}) or a random permutation of them
- * ({@code --keys random}, the contrast), a 12-character memo. The engine is closed cleanly (its
+ * ({@code --keys random}, the contrast), a 12-character memo. Unless {@code --settle false}, the
+ * memory components are flushed and merges awaited ({@code flushAndAwaitMerges}) before the close,
+ * so the layout read is the settled one, not a merge backlog of the moment. The engine is closed cleanly (its
  * memory components flushed), then the ledger's primary tree directory is read back
  * ({@link TreeLayout}): tables per level, table-size distribution, table bytes against logical
  * (key + value) bytes, manifest bytes and edits. Then the open time: {@code --opens} times
@@ -63,6 +65,9 @@ public final class LedgerLayoutDriver {
             "  --total-memory SIZE    total memory (default 64m)",
             "  --durability SYNC|ASYNC (default ASYNC)",
             "  --companion N          per ledger row, N upserts of 200-byte rows with random keys into a second dataset (default 0)",
+            "  --compression NONE|LZ4 leaf-compression (default NONE)",
+            "  --settle BOOL          flush and wait for merges before closing (default true)",
+            "  --passes P             write the same ids P times (default 1): history grows, live data does not",
             "  --scheme NAME          write-memory-scheme (default PARTITIONED)",
             "  --page-size SIZE       page size (default 16k)",
             "  --dir PATH             data directory, must not exist (default a temporary one, deleted)",
@@ -75,7 +80,7 @@ public final class LedgerLayoutDriver {
 
     /** Parsed command line. */
     record Config(long rows, boolean random, long writeMemory, long totalMemory, Durability durability, int pageSize,
-                  Path dir, int opens, Path out, int companion, String scheme) {
+                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression, boolean settle) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -102,7 +107,8 @@ public final class LedgerLayoutDriver {
                 (int) size(m.getOrDefault("page-size", "16k")),
                 m.containsKey("dir") ? Path.of(m.get("dir")) : null, Integer.parseInt(m.getOrDefault("opens", "3")),
                 m.containsKey("out") ? Path.of(m.get("out")) : null, Integer.parseInt(m.getOrDefault("companion", "0")),
-                m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT));
+                m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT), Integer.parseInt(m.getOrDefault("passes", "1")),
+                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT), Boolean.parseBoolean(m.getOrDefault("settle", "true")));
         Map<String, Object> report = run(c, System.err);
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
         if (c.out() != null) {
@@ -121,6 +127,7 @@ public final class LedgerLayoutDriver {
                 .set(ConfigOptions.DURABILITY, c.durability())
                 .set(ConfigOptions.TUNER, false)
                 .set("write-memory-scheme", c.scheme())
+                .set("leaf-compression", c.compression())
                 .set(ConfigOptions.HTTP_ENABLED, false)
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .build();
@@ -166,15 +173,20 @@ public final class LedgerLayoutDriver {
             SplittableRandom companionKeys = new SplittableRandom(2);
             String payload = "p".repeat(190);
             long next = System.nanoTime() + 1_000_000_000L;
+            for (int p = 0; p < c.passes(); p++) {
             for (int i = 0; i < ids.length; i++) {
-                ledger.upsert(Tuple.of(ids[i], (int) (ids[i] % 1000), ids[i] * 7, String.format("memo-%07d", ids[i] % 10_000_000)));
+                ledger.upsert(Tuple.of(ids[i], (int) (ids[i] % 1000), ids[i] * 7 + p, String.format("memo-%07d", ids[i] % 10_000_000)));
                 for (int k = 0; k < c.companion(); k++) {
                     accounts.upsert(Tuple.of(companionKeys.nextLong(100_000), payload));
                 }
                 if (System.nanoTime() > next) {
-                    progress.printf("loaded %d of %d rows%n", i + 1, ids.length);
+                    progress.printf("pass %d: loaded %d of %d rows%n", p + 1, i + 1, ids.length);
                     next += 1_000_000_000L;
                 }
+            }
+            }
+            if (c.settle()) {
+                engine.flushAndAwaitMerges();
             }
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
@@ -199,6 +211,9 @@ public final class LedgerLayoutDriver {
         r.put("durability", c.durability().toString());
         r.put("companionUpsertsPerRow", c.companion());
         r.put("writeMemoryScheme", c.scheme());
+        r.put("passes", c.passes());
+        r.put("leafCompression", c.compression());
+        r.put("settled", c.settle());
         r.put("loadSeconds", loadSeconds);
         r.put("tables", layout.tables());
         r.put("tablesPerLevel", layout.tablesPerLevel());
@@ -208,7 +223,9 @@ public final class LedgerLayoutDriver {
         r.put("logicalBytes", layout.logicalBytes());
         r.put("tableBytes", layout.tableBytes());
         r.put("treeDirectoryBytes", layout.filesOnDisk());
+        r.put("liveEntries", layout.liveEntries());
         r.put("spaceAmplification", layout.spaceAmplification());
+        r.put("layoutAmplification", layout.layoutAmplification());
         r.put("manifestBytes", layout.manifestBytes());
         r.put("manifestEditsReplayed", layout.manifestEdits());
         r.put("engineOpenSecondsMedian", median(engineOpens));

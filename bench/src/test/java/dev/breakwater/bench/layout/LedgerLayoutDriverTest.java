@@ -22,16 +22,18 @@ class LedgerLayoutDriverTest {
     @Test
     void smallLedgerLoadIsReadBackCompletely(@TempDir Path tmp) throws Exception {
         LedgerLayoutDriver.Config c = new LedgerLayoutDriver.Config(5_000, false, 1L << 20, 64L << 20, Durability.ASYNC, 16384,
-                tmp.resolve("data"), 1, null, 0, "PARTITIONED");
+                tmp.resolve("data"), 1, null, 0, "PARTITIONED", 2, "NONE", true);
         Map<String, Object> r = LedgerLayoutDriver.run(c, new PrintStream(OutputStream.nullOutputStream()));
-        assertEquals(5_000L, r.get("entries"));
+        assertTrue((Long) r.get("entries") >= 5_000L, "two passes over 5,000 ids: " + r);
         long logical = (Long) r.get("logicalBytes");
         long tableBytes = (Long) r.get("tableBytes");
-        assertTrue(logical > 5_000L * 30 && tableBytes >= logical, r.toString());
+        assertTrue(logical > 5_000L * 30, r.toString());
         assertEquals((double) tableBytes / logical, (Double) r.get("spaceAmplification"), 1e-9);
         int tables = (Integer) r.get("tables");
         assertEquals(tables, ((List<?>) r.get("tablesPerLevel")).stream().mapToInt(x -> (Integer) x).sum());
         assertTrue((Integer) r.get("manifestEditsReplayed") >= 1);
+        assertEquals(5_000L, r.get("liveEntries"));
+        assertTrue((Double) r.get("layoutAmplification") < (Double) r.get("spaceAmplification"));
         assertTrue((Double) r.get("treeOpenSecondsMedian") > 0);
     }
 }

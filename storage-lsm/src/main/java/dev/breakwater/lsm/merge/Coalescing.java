@@ -29,6 +29,13 @@ import java.util.Set;
  *       at least {@link #MIN_L0_TABLES} tables, is merged into L1. No older L0 table exists (the
  *       group is the oldest) and no L1 table lies in the span, so the merge only concatenates and
  *       the output fits between L1's tables.</li>
+ *   <li><b>Oldest-group merge</b> (when there is no such stretch): the same rule for sequential
+ *       overwrites, whose flushes do not overlap each other but do overlap L1 (so they also all
+ *       join the oldest group and never trip the group trigger): the longest stretch of at least
+ *       {@link #MIN_L0_TABLES} key-consecutive oldest-group tables (no newer L0 table in its gaps)
+ *       is merged with the L1 tables overlapping its span, an ordinary L0 merge. (The root cause
+ *       is that L0's score counts groups, not tables; this hook leaves the picker's L0 policy
+ *       alone.)</li>
  *   <li><b>Growing a small neighbour</b>: the output of an L0 coalescing, and a picked trivial move
  *       ({@link TrivialMove}), is merged together with the output run's table right next to its
  *       span (no table of that run lies between them) when that table is small: together at most
@@ -46,7 +53,7 @@ import java.util.Set;
  * where {@code R} has no table; tables of shallower levels in that gap stay above the output,
  * where they already were. Merges run concurrently, and a merge's output covers the hull of its
  * inputs, so a gap is spanned only while no table above could be merged into it
- * ({@link #nothingAbove}).
+ * ({@code nothingAbove}).
  *
  * <p>Thread safety: stateless; safe.
  */
@@ -122,7 +129,7 @@ public final class Coalescing {
         return ids;
     }
 
-    /** The L0 coalescing described in the class comment, or empty. */
+    /** The L0 coalescing or oldest-group merge described in the class comment, or empty. */
     static Optional<MergeTask> pickL0(Version v, Set<Long> busy, MergeSettings s) {
         List<Run> l0 = v.level(0);
         if (l0.isEmpty() || v.levelCount() < 2 || LevelingPicker.retiringL1(v, s)) {
@@ -130,14 +137,44 @@ public final class Coalescing {
         }
         Run oldest = l0.get(l0.size() - 1);
         Run l1 = v.level(1).isEmpty() ? null : v.level(1).get(0);
+        List<TableMeta> clear = stretch(l0, l1, busy, s, false);
+        if (clear.size() >= MIN_L0_TABLES) {
+            return Optional.of(coalesce(v, oldest, l1, clear, busy, s));
+        }
+        List<TableMeta> any = stretch(l0, l1, busy, s, true);
+        if (any.size() < MIN_L0_TABLES) {
+            return Optional.empty();
+        }
+        List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(any.get(0).smallest(), any.get(any.size() - 1).largest());
+        for (TableMeta t : below) {
+            if (busy.contains(t.fileNumber())) {
+                return Optional.empty();
+            }
+        }
+        List<MergeTask.Input> inputs = new ArrayList<>();
+        inputs.add(new MergeTask.Input(0, oldest.id(), any));
+        if (!below.isEmpty()) {
+            inputs.add(new MergeTask.Input(1, l1.id(), below));
+        }
+        return Optional.of(new MergeTask(inputs, 1, MergeTask.LEVEL_RUN, v.levelCount() - 1 == 1, 0, String.format(
+                "merge %d key-consecutive tables of the oldest L0 group (%d B) with %d overlapping L1 tables (%d B)",
+                any.size(), bytes(any), below.size(), bytes(below))));
+    }
+
+    /**
+     * The longest stretch of key-consecutive, non-busy tables of the oldest L0 group with no table
+     * of a newer group in the gaps between them, of at most twice the target table size; unless
+     * {@code overlapL1}, also with no L1 table anywhere in its span.
+     */
+    private static List<TableMeta> stretch(List<Run> l0, Run l1, Set<Long> busy, MergeSettings s, boolean overlapL1) {
         long maxBytes = 2 * s.targetTableBytes();
         List<TableMeta> best = List.of();
         List<TableMeta> stretch = new ArrayList<>();
         long stretchBytes = 0;
-        for (TableMeta t : oldest.tables()) {
-            boolean fitsAlone = !busy.contains(t.fileNumber()) && (l1 == null || !l1.overlaps(t.smallest(), t.largest()));
+        for (TableMeta t : l0.get(l0.size() - 1).tables()) {
+            boolean fitsAlone = !busy.contains(t.fileNumber()) && (overlapL1 || l1 == null || !l1.overlaps(t.smallest(), t.largest()));
             boolean extends_ = fitsAlone && !stretch.isEmpty() && stretchBytes + t.sizeBytes() <= maxBytes
-                    && (l1 == null || !l1.overlaps(stretch.get(0).smallest(), t.largest()))
+                    && (overlapL1 || l1 == null || !l1.overlaps(stretch.get(0).smallest(), t.largest()))
                     && newerGroupsClear(l0, stretch.get(stretch.size() - 1).largest(), t.smallest());
             if (!extends_) {
                 if (stretch.size() > best.size()) {
@@ -151,16 +188,11 @@ public final class Coalescing {
                 stretchBytes += t.sizeBytes();
             }
         }
-        if (stretch.size() > best.size()) {
-            best = stretch;
-        }
-        if (best.size() < MIN_L0_TABLES) {
-            return Optional.empty();
-        }
-        long bytes = 0;
-        for (TableMeta t : best) {
-            bytes += t.sizeBytes();
-        }
+        return stretch.size() > best.size() ? stretch : best;
+    }
+
+    private static MergeTask coalesce(Version v, Run oldest, Run l1, List<TableMeta> best, Set<Long> busy, MergeSettings s) {
+        long bytes = bytes(best);
         List<MergeTask.Input> inputs = new ArrayList<>();
         inputs.add(new MergeTask.Input(0, oldest.id(), best));
         String grown = "";
@@ -173,8 +205,16 @@ public final class Coalescing {
                 grown = String.format(", growing the adjacent small L1 table #%d (%d B)", n.fileNumber(), n.sizeBytes());
             }
         }
-        return Optional.of(new MergeTask(inputs, 1, MergeTask.LEVEL_RUN, v.levelCount() - 1 == 1, 0,
-                String.format("coalesce %d non-overlapping tables (%d B) of the oldest L0 group into L1%s", best.size(), bytes, grown)));
+        return new MergeTask(inputs, 1, MergeTask.LEVEL_RUN, v.levelCount() - 1 == 1, 0,
+                String.format("coalesce %d non-overlapping tables (%d B) of the oldest L0 group into L1%s", best.size(), bytes, grown));
+    }
+
+    private static long bytes(List<TableMeta> tables) {
+        long b = 0;
+        for (TableMeta t : tables) {
+            b += t.sizeBytes();
+        }
+        return b;
     }
 
     /**

@@ -57,9 +57,9 @@ public final class Manifest implements AutoCloseable {
      * multiple of reading the live version, whatever the tree's history, while compactions write
      * at most about one snapshot per {@code REPLAY_FACTOR} snapshots' worth of edits.
      */
-    static final int REPLAY_FACTOR = 4;
+    public static final int REPLAY_FACTOR = 4;
     /** Below this size a manifest is never compacted (a small tree's edits are cheap to replay). */
-    static final long MIN_ROTATION_BYTES = 64 << 10;
+    public static final long MIN_ROTATION_BYTES = 64 << 10;
 
     private Manifest(FileSystem fs, Path dir, IoStatistics io, long rotateBytes) {
         this.fs = fs;
@@ -245,7 +245,7 @@ public final class Manifest implements AutoCloseable {
      * edits after the snapshot exceed {@link #REPLAY_FACTOR} times the snapshot and the file is
      * past {@link #MIN_ROTATION_BYTES}.
      */
-    long rotationBound() {
+    public long rotationBound() {
         return Math.min(rotateBytes, Math.max(MIN_ROTATION_BYTES, snapshotBytes * (REPLAY_FACTOR + 1)));
     }
 

@@ -67,12 +67,21 @@ class CoalescingTest {
     }
 
     @Test
-    void tablesOverlappingL1AreLeftToTheOrdinaryL0Merge() {
+    void sequentialOverwritesOverlappingL1AreMergedWithTheirL1Tables() {
+        // Flushes of a second pass over the same keys: disjoint from each other, overlapping L1.
         Version v = Scenario.parse("""
                 L0: b-c:10 d-e:10 f-g:10 h-i:10
-                L1: c-h:500
+                L1: a-a:50 c-h:500 x-z:500
                 """);
-        assertTrue(pick(v, Set.of()).isEmpty());
+        assertTrue(picker.pick(v, Set.of(), settings).isEmpty(), "one group: the group trigger never fires");
+        MergeTask t = pick(v, Set.of()).orElseThrow();
+        assertEquals(Set.of(1L, 2L, 3L, 4L, 6L), files(t), t.reason());
+        assertEquals(1, t.outputLevel());
+        assertTrue(pick(v, Set.of(6L)).isEmpty(), "the overlapping L1 table is busy");
+        assertTrue(pick(Scenario.parse("""
+                L0: b-c:10 d-e:10 f-g:10
+                L1: c-h:500
+                """), Set.of()).isEmpty(), "fewer than the minimum");
     }
 
     @Test
