@@ -4,6 +4,7 @@ import static dev.breakwater.common.key.FieldType.INT32;
 import static dev.breakwater.common.key.FieldType.INT64;
 import static dev.breakwater.common.key.FieldType.STRING;
 
+import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.StorageConfig;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -42,9 +43,30 @@ public final class CrashWorkload {
     private CrashWorkload() {
     }
 
+    /** With this system property true, the child and the verifiers trim and compress the log (paper 002). */
+    public static final String PACKING_PROPERTY = "breakwater.crash.logPacking";
+
     /** The configuration the child and every verifier use: small memory, so flushes and merges happen. */
     public static StorageConfig config() {
-        return EngineFixture.smallConfig();
+        return config(Boolean.getBoolean(PACKING_PROPERTY));
+    }
+
+    /**
+     * {@link #config()}, with log trimming and compression on if {@code packing}: a log allowed to grow
+     * past write memory (so sealed segments pile up) and λ_t = λ_s = 1, so trimming passes run often.
+     */
+    public static StorageConfig config(boolean packing) {
+        StorageConfig base = EngineFixture.smallConfig();
+        if (!packing) {
+            return base;
+        }
+        return base.toBuilder()
+                .set(ConfigOptions.MAX_LOG_SIZE, 32L << 20)
+                .set(ConfigOptions.LOG_TRIM, true)
+                .set(ConfigOptions.LOG_COMPRESSION, true)
+                .set(ConfigOptions.LOG_TRIM_START, 1.0)
+                .set(ConfigOptions.LOG_TRIM_STOP, 1.0)
+                .build();
     }
 
     /**
@@ -53,8 +75,14 @@ public final class CrashWorkload {
      * until killed.
      */
     public static List<String> childCommand(Path dir, long firstTxn, long closeAfterMillis) {
+        return childCommand(dir, firstTxn, closeAfterMillis, List.of());
+    }
+
+    /** {@link #childCommand(Path, long, long)} with extra JVM options (such as {@code -D}{@link #PACKING_PROPERTY}). */
+    public static List<String> childCommand(Path dir, long firstTxn, long closeAfterMillis, List<String> jvmOptions) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("--add-") || arg.startsWith("-Dbreakwater")) {
                 cmd.add(arg);
