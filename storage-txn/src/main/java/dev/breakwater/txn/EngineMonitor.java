@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li><b>Memory-triggered flush</b>: a tick of the {@link dev.breakwater.lsm.manager.WriteMemoryManager},
  *       which applies the configured scheme and flush policy when the pool passes its threshold.</li>
- *   <li><b>Log-triggered flush</b>: when the log is longer than its maximum, flush the trees holding
+ *   <li><b>Log-triggered flush</b>: when the log is longer than its maximum (with {@code log-trim}
+ *       or {@code log-compression}: takes more than its maximum on disk), flush the trees holding
  *       the oldest LSN still only in memory, so the log can be truncated.</li>
  *   <li><b>Truncation</b>: delete log segments below the oldest LSN any tree holds only in memory
  *       (or any commit has not yet applied).</li>
@@ -35,6 +36,7 @@ final class EngineMonitor implements Runnable {
 
     private final StorageEngine engine;
     private final long maxLogBytes;
+    private final boolean packing;
     private volatile boolean running;
     private Thread thread;
     private long lastCheckpoint;
@@ -43,6 +45,7 @@ final class EngineMonitor implements Runnable {
     EngineMonitor(StorageEngine engine) {
         this.engine = engine;
         this.maxLogBytes = engine.config.get(ConfigOptions.MAX_LOG_SIZE);
+        this.packing = StorageEngine.packingOptions(engine.config).enabled();
     }
 
     void start() {
@@ -97,7 +100,9 @@ final class EngineMonitor implements Runnable {
         for (LsmTree t : engine.trees.values()) {
             oldest = Math.min(oldest, t.oldestMemoryLsn());
         }
-        if (engine.log.sizeBytes() > maxLogBytes && oldest != Long.MAX_VALUE) {
+        // With packing, the log's size is what it takes on disk (paper 002: flushes fire on the trimmed size).
+        long logBytes = packing ? engine.log.diskBytes() : engine.log.sizeBytes();
+        if (logBytes > maxLogBytes && oldest != Long.MAX_VALUE) {
             for (LsmTree t : engine.trees.values()) {
                 if (t.oldestMemoryLsn() == oldest) {
                     t.requestFlush(FlushCause.LOG);

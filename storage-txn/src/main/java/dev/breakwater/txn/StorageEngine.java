@@ -19,6 +19,9 @@ import dev.breakwater.lsm.tree.TreeResources;
 import dev.breakwater.lsm.version.CorruptManifestException;
 import dev.breakwater.txn.log.LogManager;
 import dev.breakwater.txn.log.LogOptions;
+import dev.breakwater.txn.log.PackerStatistics;
+import dev.breakwater.txn.log.PackingOptions;
+import dev.breakwater.txn.log.SegmentPacker;
 import dev.breakwater.txn.log.ReplayResult;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -104,8 +107,11 @@ public final class StorageEngine implements AutoCloseable {
     final Map<Long, LsmTree> trees = new ConcurrentHashMap<>();
     /** Commits logged but not yet applied, with the lowest LSN they may have: the trees' flush guard. */
     private final Map<TransactionImpl, Long> inFlight = new ConcurrentHashMap<>();
-    private final Object ddlLock = new Object();
+    /** Serializes catalog changes; the log packer holds it per record so no tree closes under its lookups. */
+    final Object ddlLock = new Object();
     private final EngineMonitor monitor;
+    /** Trims and compresses sealed log segments when {@code log-trim} or {@code log-compression} is on. */
+    final SegmentPacker packer;
     /** The memory tuner's cycles (docs/tuner.md). */
     private final MemoryTunerService tuner;
     /** What recovery replayed at open. */
@@ -158,6 +164,7 @@ public final class StorageEngine implements AutoCloseable {
             directory.openAll();
             this.recovery = Recovery.replay(this);
             this.log = l = LogManager.open(fs, logDir(), LogOptions.fromConfig(config), io);
+            this.packer = new SegmentPacker(l, packingOptions(config), new LiveOperationTrimmer(this), pool::usedBytes);
             this.monitor = new EngineMonitor(this);
             this.tuner = new MemoryTunerService(this);
             // Only now that nothing can refuse the open: remove garbage and orphan files, start merges.
@@ -205,6 +212,12 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    /** The log packer's settings from {@code log-compression}, {@code log-trim} and λ_t, λ_s. */
+    static PackingOptions packingOptions(StorageConfig config) {
+        return new PackingOptions(config.get(ConfigOptions.LOG_COMPRESSION), config.get(ConfigOptions.LOG_TRIM),
+                config.get(ConfigOptions.LOG_TRIM_START), config.get(ConfigOptions.LOG_TRIM_STOP), 50);
+    }
+
     /** Opens (or creates) an engine in {@code dir} with the embedded default configuration. */
     public static StorageEngine open(Path dir) {
         return open(Objects.requireNonNull(dir, "dir"), StorageConfig.defaults());
@@ -236,6 +249,7 @@ public final class StorageEngine implements AutoCloseable {
             StorageEngine engine = new StorageEngine(fs, dir, config);
             try {
                 engine.monitor.start();
+                engine.packer.start();
             } catch (RuntimeException | Error e) {
                 try {
                     engine.close(); // releases the lock, memory and threads the engine took
@@ -852,6 +866,19 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Counters of the log packer (paper 002: trimming and compression of sealed log segments; all
+     * zero unless {@code log-trim} or {@code log-compression} is on).
+     */
+    public PackerStatistics logPackerStatistics() {
+        return packer.statistics();
+    }
+
+    /** Bytes the transaction log takes on disk now (smaller than its LSN span once segments are packed). */
+    public long logDiskBytes() {
+        return log.diskBytes();
+    }
+
     /** A snapshot of the engine's statistics. */
     public EngineStatistics statistics() {
         checkOpen();
@@ -906,6 +933,7 @@ public final class StorageEngine implements AutoCloseable {
         }
         openCursors.clear();
         monitor.stop();
+        packer.stop(); // before any tree closes: it looks keys up in the trees' memory
         IOException first = null;
         boolean allFlushed = failure == null;
         for (LsmTree t : trees.values()) {

@@ -49,18 +49,35 @@ public final class CrashWorkload {
     public static final String VARIANT_PROPERTY = "breakwater.crashVariant";
     /** The variant with merge-policy GARNERING (c = 0.5) and bloom-allocation MONKEY. */
     public static final String GARNERING_MONKEY = "GARNERING_MONKEY";
+    /** With this system property true, the child and the verifiers trim and compress the log (paper 002). */
+    public static final String PACKING_PROPERTY = "breakwater.crash.logPacking";
 
     /**
      * The configuration the child and every verifier use: small memory, so flushes and merges happen;
      * with {@code -Dbreakwater.crashVariant=GARNERING_MONKEY} Garnering and Monkey filters.
      */
     public static StorageConfig config() {
-        StorageConfig c = EngineFixture.smallConfig();
+        return config(Boolean.getBoolean(PACKING_PROPERTY));
+    }
+
+    /**
+     * {@link #config()}, with log trimming and compression on if {@code packing}: a log allowed to grow
+     * past write memory (so sealed segments pile up) and λ_t = λ_s = 1, so trimming passes run often.
+     */
+    public static StorageConfig config(boolean packing) {
+        StorageConfig.Builder b = EngineFixture.smallConfig().toBuilder();
         if (GARNERING_MONKEY.equals(System.getProperty(VARIANT_PROPERTY))) {
-            c = c.toBuilder().set(ConfigOptions.MERGE_POLICY, MergePolicyKind.GARNERING).set(ConfigOptions.GARNERING_SCALE, 0.5)
-                    .set(ConfigOptions.BLOOM_ALLOCATION, BloomAllocationKind.MONKEY).build();
+            b.set(ConfigOptions.MERGE_POLICY, MergePolicyKind.GARNERING).set(ConfigOptions.GARNERING_SCALE, 0.5)
+                    .set(ConfigOptions.BLOOM_ALLOCATION, BloomAllocationKind.MONKEY);
         }
-        return c;
+        if (packing) {
+            b.set(ConfigOptions.MAX_LOG_SIZE, 32L << 20)
+                    .set(ConfigOptions.LOG_TRIM, true)
+                    .set(ConfigOptions.LOG_COMPRESSION, true)
+                    .set(ConfigOptions.LOG_TRIM_START, 1.0)
+                    .set(ConfigOptions.LOG_TRIM_STOP, 1.0);
+        }
+        return b.build();
     }
 
     /**
@@ -69,8 +86,14 @@ public final class CrashWorkload {
      * until killed.
      */
     public static List<String> childCommand(Path dir, long firstTxn, long closeAfterMillis) {
+        return childCommand(dir, firstTxn, closeAfterMillis, List.of());
+    }
+
+    /** {@link #childCommand(Path, long, long)} with extra JVM options (such as {@code -D}{@link #PACKING_PROPERTY}). */
+    public static List<String> childCommand(Path dir, long firstTxn, long closeAfterMillis, List<String> jvmOptions) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("--add-") || arg.startsWith("-Dbreakwater")) {
                 cmd.add(arg);

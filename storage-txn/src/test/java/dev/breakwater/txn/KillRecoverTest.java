@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class KillRecoverTest {
 
     @Test
     void acknowledgedCommitsSurviveSigkill() throws Exception {
-        killCycles(CYCLES);
+        run(false, CYCLES);
     }
 
     /** The same with Garnering and Monkey filters, fewer cycles to keep the build short. */
@@ -37,19 +38,29 @@ class KillRecoverTest {
     void acknowledgedCommitsSurviveSigkillWithGarneringAndMonkey() throws Exception {
         System.setProperty(CrashWorkload.VARIANT_PROPERTY, CrashWorkload.GARNERING_MONKEY);
         try {
-            killCycles(Math.max(4, CYCLES / 4));
+            run(false, Math.max(4, CYCLES / 4));
         } finally {
             System.clearProperty(CrashWorkload.VARIANT_PROPERTY);
         }
     }
 
-    private void killCycles(int cycles) throws Exception {
-        Random rnd = new Random(42);
+    /**
+     * The same with the log trimmed and compressed in the background (paper 002): the kills land
+     * during trimming passes, compressions and swaps as well as everything else.
+     */
+    @Test
+    void acknowledgedCommitsSurviveSigkillWithLogTrimAndCompression() throws Exception {
+        run(true, Math.max(4, CYCLES / 2));
+    }
+
+    private void run(boolean packing, int cycles) throws Exception {
+        Random rnd = new Random(packing ? 43 : 42);
+        List<String> jvm = packing ? List.of("-D" + CrashWorkload.PACKING_PROPERTY + "=true") : List.of();
         CrashModel model = new CrashModel();
         for (int cycle = 0; cycle < cycles; cycle++) {
             long firstTxn = (cycle + 1) * 1_000_000L;
             model.startCycle(firstTxn);
-            Process child = new ProcessBuilder(CrashWorkload.childCommand(dir, firstTxn, -1))
+            Process child = new ProcessBuilder(CrashWorkload.childCommand(dir, firstTxn, -1, jvm))
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             assertEquals("OPENING", out.readLine());
@@ -71,7 +82,7 @@ class KillRecoverTest {
             child.toHandle().destroyForcibly();
             assertTrue(child.waitFor(30, TimeUnit.SECONDS));
             reader.join(5000);
-            try (StorageEngine engine = StorageEngine.open(dir, CrashWorkload.config())) {
+            try (StorageEngine engine = StorageEngine.open(dir, CrashWorkload.config(packing))) {
                 CrashCheck.Result r = CrashCheck.check(engine, model);
                 assertTrue(r.clean(), "cycle " + cycle + ": " + r);
             }

@@ -153,6 +153,24 @@ public final class ConfigOptions {
             + "before the damage, flush, move every old segment into log/salvaged-<millis>/ (never deleted), log at ERROR "
             + "what was dropped, and open with the log continuing at a fresh LSN (docs/formats.md section 5).");
 
+    public static final Option<Boolean> LOG_COMPRESSION = define("log-compression", ValueType.BOOLEAN, false, "",
+            null, null, null, null,
+            "LZ4-compress sealed log segments in the background (paper 002); recovery decompresses several at once. "
+                    + "Off: segments stay as written.");
+    public static final Option<Boolean> LOG_TRIM = define("log-trim", ValueType.BOOLEAN, false, "",
+            null, null, null, null,
+            "Rewrite sealed log segments in the background without the tree writes no longer held only in memory "
+                    + "(paper 002), and fire log-triggered flushes on the log's size on disk, so write memory can keep "
+                    + "data the log would otherwise force out. Off: today's log.");
+    public static final Option<Double> LOG_TRIM_START = define("log-trim-start", ValueType.DOUBLE, 2.5, "ratio",
+            1.0, 1000.0, null, null,
+            "λ_t: with log-trim, a trimming pass starts when the sealed log segments take more than this many times the "
+                    + "bytes in write memory on disk.");
+    public static final Option<Double> LOG_TRIM_STOP = define("log-trim-stop", ValueType.DOUBLE, 1.5, "ratio",
+            1.0, 1000.0, null, null,
+            "λ_s: a trimming pass that cannot bring the sealed log below this many times the bytes in write memory is "
+                    + "not repeated until the log has grown by a segment.");
+
     // ---- operability (docs/operability.md; served by the storage-ops module) -----------------
     public static final Option<Boolean> HTTP_ENABLED = define("http-enabled", ValueType.BOOLEAN, false, "",
             null, null, null, null,
@@ -222,7 +240,9 @@ public final class ConfigOptions {
             OptionConstraint.atMost(MEMORY_COMPONENT_SIZE, WRITE_MEMORY, "M0 must fit in write memory"),
             OptionConstraint.lessThan(L0_SLOWDOWN_GROUPS, L0_STOP_GROUPS, "writes slow down before they stop"),
             OptionConstraint.atMost(LOG_SEGMENT_SIZE, MAX_LOG_SIZE, "the log holds at least one segment"),
-            OptionConstraint.lessThan(RUNS_PER_LEVEL, SIZE_RATIO, "a level holds at most T - 1 runs"));
+            OptionConstraint.lessThan(RUNS_PER_LEVEL, SIZE_RATIO, "a level holds at most T - 1 runs"),
+
+            OptionConstraint.atMost(LOG_TRIM_STOP, LOG_TRIM_START, "a trimming pass aims below where it starts"));
 
     private ConfigOptions() {
     }

@@ -133,7 +133,7 @@ class ConfigErrorsTest {
         rejects(() -> StorageConfig.builder().set("max-log-size", "32m").build(), "log-segment-size", "at most 'max-log-size'");
         rejects(() -> StorageConfig.builder().set("runs-per-level", 10).build(), "runs-per-level", "less than 'size-ratio'");
         // each constraint is exercised above; a new constraint should get a case here
-        assertEquals(5, ConfigOptions.CONSTRAINTS.size());
+        assertEquals(6, ConfigOptions.CONSTRAINTS.size());
     }
 
     @Test

@@ -733,6 +733,38 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest));
     }
 
+    /**
+     * The oldest log LSN of the newest memory table holding a version (value or tombstone) of
+     * {@code key}, or {@code Long.MAX_VALUE} if no memory table holds one. A logged write of the key
+     * below the result is not needed to rebuild this tree's memory: it was flushed, or a newer write
+     * of the key, in that table or a newer one, supersedes it (used by the log's trimming, paper 002).
+     * Reads one snapshot, lock-free; not a hot path.
+     */
+    public long memoryVersionFloor(byte[] key, int keyLen) {
+        long[] snap = new long[1];
+        ValueHolder out = new ValueHolder();
+        SuperVersion s = acquire(snap);
+        try {
+            if (s.active.component.get(key, keyLen, snap[0], out) != LookupResult.ABSENT) {
+                return s.active.minLogLsn();
+            }
+            for (MemoryTable t : s.immutables) {
+                if (t.component.get(key, keyLen, snap[0], out) != LookupResult.ABSENT) {
+                    return t.minLogLsn();
+                }
+            }
+            for (int level = 1; level <= s.memory.count(); level++) {
+                MemorySSTable t = s.memory.find(level, key, keyLen);
+                if (t != null && t.get(key, keyLen, out) != LookupResult.ABSENT) {
+                    return t.minLogLsn();
+                }
+            }
+            return Long.MAX_VALUE;
+        } finally {
+            s.unref();
+        }
+    }
+
     /** The LSN below which every write of this tree is on disk, as recorded by the last flush. */
     public long durableLsn() {
         return versions.current().lastFlushedLsn();

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -78,6 +79,8 @@ public final class LogManager implements Closeable {
     private final LogWriter writer;
     private final DurabilityWaiters waiters = new DurabilityWaiters();
     private final Thread flusher;
+    /** Serializes segment deletion (truncation) with segment replacement (packing). */
+    private final Object swapLock = new Object();
 
     private final ReentrantLock lock = new ReentrantLock();
     /** The flusher waits here for work. */
@@ -150,6 +153,8 @@ public final class LogManager implements Closeable {
         fs.createDirectories(dir);
         long[] firstLsns = SegmentFiles.list(fs, dir);
         StorageFile file;
+        long[] stored = new long[Math.max(1, firstLsns.length)];
+        boolean[] packed = new boolean[stored.length];
         long activeFirstLsn;
         long end;
         if (firstLsns.length == 0) {
@@ -159,17 +164,23 @@ public final class LogManager implements Closeable {
             fs.syncDirectory(dir);
             firstLsns = new long[] {0};
         } else {
-            checkContiguous(fs, dir, firstLsns);
+            checkContiguous(fs, dir, firstLsns, stored, packed);
             activeFirstLsn = firstLsns[firstLsns.length - 1];
             file = fs.open(SegmentFiles.path(dir, activeFirstLsn), OpenOption.WRITE);
             try {
+                if (PackedSegment.isPacked(file)) {
+                    throw new LogCorruptedException(file.path(), 0, activeFirstLsn, "the newest segment is packed; only "
+                            + "sealed segments are packed, so the active segment after it is missing");
+                }
                 end = recoverTail(file, activeFirstLsn, options.maxRecordSize());
+                // Only once nothing can refuse the open: a packing interrupted by a crash left these.
+                SegmentFiles.deleteLeftoverTemporaries(fs, dir);
             } catch (IOException | RuntimeException e) {
                 file.close();
                 throw e;
             }
         }
-        SegmentList segments = new SegmentList(firstLsns);
+        SegmentList segments = new SegmentList(firstLsns, stored, packed);
         LogWriter writer = new LogWriter(fs, dir, io, segments, file, activeFirstLsn, end);
         LogManager log = new LogManager(fs, dir, options, segments, writer, activeFirstLsn, end);
         log.flusher.start();
@@ -204,12 +215,25 @@ public final class LogManager implements Closeable {
         return end;
     }
 
-    private static void checkContiguous(FileSystem fs, Path dir, long[] firstLsns) throws IOException {
+    /**
+     * Checks that each sealed segment stands for exactly the LSNs up to the next one (a plain one by
+     * its size, a packed one by its header) and fills in the bytes each stores and whether it is packed.
+     */
+    private static void checkContiguous(FileSystem fs, Path dir, long[] firstLsns, long[] stored, boolean[] packed)
+            throws IOException {
         for (int i = 0; i < firstLsns.length - 1; i++) {
             Path path = SegmentFiles.path(dir, firstLsns[i]);
             long size = fs.size(path);
             long expected = firstLsns[i + 1] - firstLsns[i];
-            if (size != expected) {
+            stored[i] = size;
+            if (PackedSegment.isPacked(fs, path)) {
+                packed[i] = true;
+                PackedSegmentFormat.Header h = PackedSegment.readHeader(fs, path, firstLsns[i]);
+                if (h.endLsn() != firstLsns[i + 1]) {
+                    throw new LogCorruptedException(path, 0, firstLsns[i], "packed segment ends at LSN " + h.endLsn()
+                            + " but the next segment starts at LSN " + firstLsns[i + 1]);
+                }
+            } else if (size != expected) {
                 throw new LogCorruptedException(path, Math.min(size, expected), firstLsns[i] + Math.min(size, expected),
                         "segment holds " + size + " bytes but the next segment starts at LSN " + firstLsns[i + 1]);
             }
@@ -462,28 +486,77 @@ public final class LogManager implements Closeable {
 
     // ---- truncation and accessors -----------------------------------------------------------------
 
+    /** True if {@link #truncateBefore} with this {@code lsn} would delete a segment. */
+    public boolean wouldTruncate(long lsn) {
+        return segments.anyBefore(lsn);
+    }
+
     /**
      * Deletes every segment all of whose records lie below {@code lsn} (typically the minimum, over
      * all trees, of the oldest LSN still only in memory). The active segment is never deleted.
      *
      * @return the number of segments deleted
      */
-    /** True if {@link #truncateBefore} with this {@code lsn} would delete a segment. */
-    public boolean wouldTruncate(long lsn) {
-        return segments.anyBefore(lsn);
+    public int truncateBefore(long lsn) throws IOException {
+        synchronized (swapLock) {
+            long[] doomed = segments.removeBefore(lsn);
+            for (long firstLsn : doomed) {
+                fs.delete(SegmentFiles.path(dir, firstLsn));
+            }
+            if (doomed.length > 0) {
+                fs.syncDirectory(dir);
+                LOG.debug("truncated transaction log {} before LSN {}: deleted {} segments, now starts at LSN {}", dir,
+                        lsn, doomed.length, segments.firstLsn());
+            }
+            return doomed.length;
+        }
     }
 
-    public int truncateBefore(long lsn) throws IOException {
-        long[] doomed = segments.removeBefore(lsn);
-        for (long firstLsn : doomed) {
-            fs.delete(SegmentFiles.path(dir, firstLsn));
-        }
-        if (doomed.length > 0) {
+    // ---- packed segments (paper 002), for the SegmentPacker ---------------------------------------
+
+    /** The sealed segments, oldest first. */
+    List<SegmentList.Sealed> sealedSegments() {
+        return segments.sealed();
+    }
+
+    /**
+     * Replaces the sealed segment {@code firstLsn} with the complete, synced packed file {@code temp}:
+     * renames it over the segment (atomic: a crash leaves the old or the new file, both replayable)
+     * and syncs the directory before returning, so replacements become durable in the order made.
+     * If truncation removed the segment meanwhile, deletes {@code temp} instead and returns false.
+     */
+    boolean replaceSealed(long firstLsn, Path temp, long storedBytes) throws IOException {
+        synchronized (swapLock) {
+            if (!segments.isSealed(firstLsn)) {
+                fs.delete(temp);
+                return false;
+            }
+            fs.rename(temp, SegmentFiles.path(dir, firstLsn));
             fs.syncDirectory(dir);
-            LOG.debug("truncated transaction log {} before LSN {}: deleted {} segments, now starts at LSN {}", dir, lsn,
-                    doomed.length, segments.firstLsn());
+            segments.packed(firstLsn, storedBytes);
+            return true;
         }
-        return doomed.length;
+    }
+
+    /** Bytes the sealed segments take on disk. */
+    long sealedSegmentsStoredBytes() {
+        return segments.sealedStoredBytes();
+    }
+
+    FileSystem fileSystem() {
+        return fs;
+    }
+
+    Path directory() {
+        return dir;
+    }
+
+    /**
+     * Bytes the log takes on disk: the sealed segments as stored (packed ones smaller than their
+     * span) plus the active segment's span. Equals {@link #sizeBytes()} while nothing is packed.
+     */
+    public long diskBytes() {
+        return segments.sealedStoredBytes() + (endLsn - segments.activeFirstLsn());
     }
 
     /** Every record below this LSN is fsynced: the record at {@code x} is durable iff {@code x < durableLsn()}. */

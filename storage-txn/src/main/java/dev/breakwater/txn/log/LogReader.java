@@ -27,7 +27,12 @@ import org.slf4j.LoggerFactory;
  *       before it creates the next, and fsyncs each batch before a later one, so such damage means
  *       once-durable records are lost, and must not be skipped silently.</li>
  * </ul>
- * The reader never changes a file.
+ * Packed segments (trimmed and/or LZ4-compressed, {@link PackedSegmentFormat}) are read whole and
+ * decompressed by a few threads ahead of replay ({@link PackedSegmentPrefetch}); their records are
+ * replayed in LSN order like any others. Any damage in a packed segment is corruption: it is only
+ * ever created complete and synced, and is never the last segment.
+ *
+ * <p>The reader never changes a file.
  *
  * <p>Progress (records, MB, MB/s) is logged every few seconds and at the end.
  *
@@ -39,6 +44,11 @@ public final class LogReader {
     private static final Logger LOG = LoggerFactory.getLogger(LogReader.class);
     private static final long PROGRESS_INTERVAL_NANOS = 5_000_000_000L;
     private static final double MB = 1024.0 * 1024.0;
+    /**
+     * Threads that read and decompress packed segments ahead of replay (paper 002 section 4.5 uses
+     * four); replay itself stays in LSN order on the calling thread.
+     */
+    static final int DECOMPRESS_THREADS = 3;
 
     private final FileSystem fs;
     private final Path dir;
@@ -85,44 +95,63 @@ public final class LogReader {
 
         Progress progress = new Progress(fromLsn);
         LOG.info("replaying transaction log in {} from LSN {} ({} segments)", dir, fromLsn, firstLsns.length - first);
-        for (int i = first; i < firstLsns.length; i++) {
-            boolean last = i == firstLsns.length - 1;
-            Path path = SegmentFiles.path(dir, firstLsns[i]);
-            try (StorageFile file = fs.open(path, OpenOption.READ)) {
-                long size = file.size();
-                // A complete segment ends exactly where the next begins; read no further than that.
-                long expected = last ? size : firstLsns[i + 1] - firstLsns[i];
-                SegmentScanner scanner = new SegmentScanner(file, firstLsns[i], Math.min(size, expected), maxRecordSize);
-                LogStopReason stop;
-                while ((stop = scanner.next()) == null) {
-                    if (scanner.recordLsn() >= fromLsn) {
-                        consumer.accept(scanner.recordLsn(), scanner.payload());
-                        progress.record(scanner.recordLsn(), scanner.recordBytes());
+        try (PackedSegmentPrefetch prefetch = new PackedSegmentPrefetch(fs, dir, firstLsns, first, DECOMPRESS_THREADS)) {
+            for (int i = first; i < firstLsns.length; i++) {
+                boolean last = i == firstLsns.length - 1;
+                Path path = SegmentFiles.path(dir, firstLsns[i]);
+                if (prefetch.isPacked(i)) {
+                    if (last) {
+                        throw new LogCorruptedException(path, 0, firstLsns[i], "the newest segment is packed; only sealed "
+                                + "segments are packed, so the active segment after it is missing");
                     }
-                }
-                long stopOffset = scanner.positionLsn() - firstLsns[i];
-                io.recordRead(IoPurpose.LOG, 0, stopOffset);
-                if (stop != LogStopReason.END_OF_LOG) {
-                    if (!last) {
-                        throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "damaged record in a "
-                                + "segment that is not the last: " + scanner.stopDetail());
+                    PackedSegment packed = prefetch.take(i);
+                    checkPackedEnd(packed, firstLsns[i + 1]);
+                    RecordBlockScanner scanner = new RecordBlockScanner(packed, maxRecordSize);
+                    while (scanner.next()) {
+                        if (scanner.recordLsn() >= fromLsn) {
+                            consumer.accept(scanner.recordLsn(), scanner.payload());
+                            progress.record(scanner.recordLsn(), scanner.recordBytes());
+                        }
                     }
-                    TornTailRule.requireTornTail(file, path, firstLsns[i], size, stopOffset, scanner.stopDetail(),
-                            maxRecordSize);
-                    LOG.warn("transaction log ends at a torn record: {}; nothing intact follows it, so it is the "
-                            + "unsynced end a crash left; replay stops at LSN {}", scanner.stopDetail(),
-                            scanner.positionLsn());
-                } else if (size != expected) {
-                    throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "segment holds " + size
-                            + " bytes but the next segment starts at LSN " + firstLsns[i + 1] + ", " + expected
-                            + " bytes after this one's start (" + (size < expected ? "bytes or a segment are missing"
-                            : "extra bytes") + ")");
+                    io.recordRead(IoPurpose.LOG, 0, packed.storedBytes);
+                    continue;
                 }
-                if (last) {
-                    ReplayResult result = new ReplayResult(fromLsn, scanner.positionLsn(), progress.records,
-                            progress.bytes, stop, scanner.stopDetail(), path);
-                    progress.finish(result);
-                    return result;
+                try (StorageFile file = fs.open(path, OpenOption.READ)) {
+                    long size = file.size();
+                    // A complete segment ends exactly where the next begins; read no further than that.
+                    long expected = last ? size : firstLsns[i + 1] - firstLsns[i];
+                    SegmentScanner scanner = new SegmentScanner(file, firstLsns[i], Math.min(size, expected), maxRecordSize);
+                    LogStopReason stop;
+                    while ((stop = scanner.next()) == null) {
+                        if (scanner.recordLsn() >= fromLsn) {
+                            consumer.accept(scanner.recordLsn(), scanner.payload());
+                            progress.record(scanner.recordLsn(), scanner.recordBytes());
+                        }
+                    }
+                    long stopOffset = scanner.positionLsn() - firstLsns[i];
+                    io.recordRead(IoPurpose.LOG, 0, stopOffset);
+                    if (stop != LogStopReason.END_OF_LOG) {
+                        if (!last) {
+                            throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "damaged record in a "
+                                    + "segment that is not the last: " + scanner.stopDetail());
+                        }
+                        TornTailRule.requireTornTail(file, path, firstLsns[i], size, stopOffset, scanner.stopDetail(),
+                                maxRecordSize);
+                        LOG.warn("transaction log ends at a torn record: {}; nothing intact follows it, so it is the "
+                                + "unsynced end a crash left; replay stops at LSN {}", scanner.stopDetail(),
+                                scanner.positionLsn());
+                    } else if (size != expected) {
+                        throw new LogCorruptedException(path, stopOffset, scanner.positionLsn(), "segment holds " + size
+                                + " bytes but the next segment starts at LSN " + firstLsns[i + 1] + ", " + expected
+                                + " bytes after this one's start (" + (size < expected ? "bytes or a segment are missing"
+                                : "extra bytes") + ")");
+                    }
+                    if (last) {
+                        ReplayResult result = new ReplayResult(fromLsn, scanner.positionLsn(), progress.records,
+                                progress.bytes, stop, scanner.stopDetail(), path);
+                        progress.finish(result);
+                        return result;
+                    }
                 }
             }
         }
@@ -139,6 +168,26 @@ public final class LogReader {
      */
     public ReplayResult scanSegment(long firstLsn, LogRecordConsumer consumer) throws IOException {
         Path path = SegmentFiles.path(dir, firstLsn);
+        if (PackedSegment.isPacked(fs, path)) {
+            long records = 0;
+            long bytes = 0;
+            long end = firstLsn;
+            try {
+                PackedSegment packed = PackedSegment.read(fs, path, firstLsn);
+                end = packed.header.endLsn();
+                RecordBlockScanner scanner = new RecordBlockScanner(packed, maxRecordSize);
+                while (scanner.next()) {
+                    consumer.accept(scanner.recordLsn(), scanner.payload());
+                    records++;
+                    bytes += scanner.recordBytes();
+                }
+                io.recordRead(IoPurpose.LOG, 0, packed.storedBytes);
+            } catch (LogCorruptedException e) {
+                return new ReplayResult(firstLsn, e.lsn(), records, bytes, LogStopReason.BAD_CHECKSUM, e.getMessage(), path);
+            }
+            return new ReplayResult(firstLsn, end, records, bytes, LogStopReason.END_OF_LOG, "end of packed segment " + path,
+                    path);
+        }
         try (StorageFile file = fs.open(path, OpenOption.READ)) {
             SegmentScanner scanner = new SegmentScanner(file, firstLsn, file.size(), maxRecordSize);
             long records = 0;
@@ -151,6 +200,15 @@ public final class LogReader {
             }
             io.recordRead(IoPurpose.LOG, 0, scanner.positionLsn() - firstLsn);
             return new ReplayResult(firstLsn, scanner.positionLsn(), records, bytes, stop, scanner.stopDetail(), path);
+        }
+    }
+
+    /** A packed segment must stand for exactly the LSNs up to the next segment. */
+    private static void checkPackedEnd(PackedSegment packed, long nextFirstLsn) throws LogCorruptedException {
+        if (packed.header.endLsn() != nextFirstLsn) {
+            throw new LogCorruptedException(packed.path, 0, packed.header.firstLsn(), "packed segment ends at LSN "
+                    + packed.header.endLsn() + " but the next segment starts at LSN " + nextFirstLsn
+                    + " (a segment is missing or extra)");
         }
     }
 

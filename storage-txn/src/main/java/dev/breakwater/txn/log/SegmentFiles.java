@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * Names and lists the segment files of a transaction log. A segment is named after the LSN of its
  * first byte, zero-padded to 20 digits so that name order is LSN order: {@code log-00000000000000004096.seg}.
- * Files in the log directory whose names do not match are ignored.
+ * Files in the log directory whose names do not match are ignored. A packed replacement
+ * ({@link PackedSegmentFormat}) is written as {@code log-<20 digits>.seg.packing} and renamed over
+ * the segment once complete and synced; such a file left by a crash is garbage and removed at open.
  *
  * <p>Thread safety: stateless; safe.
  */
@@ -18,6 +20,8 @@ public final class SegmentFiles {
     private static final String PREFIX = "log-";
     private static final String SUFFIX = ".seg";
     private static final int DIGITS = 20;
+    /** Suffix of a packed segment being written, before it is renamed over its segment. */
+    private static final String TEMP_SUFFIX = ".packing";
 
     private SegmentFiles() {
     }
@@ -54,6 +58,29 @@ public final class SegmentFiles {
             value = value * 10 + (c - '0');
         }
         return value;
+    }
+
+    /** Where a packed replacement of segment {@code firstLsn} is written before the swap. */
+    static Path tempPath(Path dir, long firstLsn) {
+        return dir.resolve(fileName(firstLsn) + TEMP_SUFFIX);
+    }
+
+    /**
+     * Deletes packed replacements a crash left half written ({@link #tempPath} names, nothing else)
+     * and syncs the directory if it deleted any; returns how many.
+     */
+    static int deleteLeftoverTemporaries(FileSystem fs, Path dir) throws IOException {
+        int n = 0;
+        for (String name : fs.list(dir)) {
+            if (name.endsWith(TEMP_SUFFIX) && parse(name.substring(0, name.length() - TEMP_SUFFIX.length())) >= 0) {
+                fs.delete(dir.resolve(name));
+                n++;
+            }
+        }
+        if (n > 0) {
+            fs.syncDirectory(dir);
+        }
+        return n;
     }
 
     /** The first LSNs of the segments in {@code dir}, ascending; empty if the directory has none. */

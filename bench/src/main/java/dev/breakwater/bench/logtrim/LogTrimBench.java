@@ -1,0 +1,422 @@
+package dev.breakwater.bench.logtrim;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.bench.CliOptions;
+import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.key.FieldType;
+import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
+import dev.breakwater.txn.Dataset;
+import dev.breakwater.txn.DatasetSpec;
+import dev.breakwater.txn.EngineStatistics;
+import dev.breakwater.txn.Key;
+import dev.breakwater.txn.StorageEngine;
+import dev.breakwater.txn.Tuple;
+import dev.breakwater.txn.log.PackerStatistics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * Paper 002 (WAL-assisted tiering), scaled to this machine: the same engine with today's log and
+ * with the log trimmed and LZ4-compressed ({@code log-trim}, {@code log-compression}), at the same
+ * {@code max-log-size} and memory.
+ *
+ * <p>{@code --mode run} (Fig 5 and Table 1): a fresh engine, one dataset {@code usertable(id INT64,
+ * field STRING)} of {@code --records} records of about {@code --record-bytes} (compressible text:
+ * words from a 256-word vocabulary, as db_bench's compressibility 0.5), loaded by upserts in key
+ * order, then {@code --seconds} of a workload from {@code --threads} threads over uniformly random
+ * keys: {@code write-only} (upserts), {@code mixed} (50% reads) or {@code read-heavy} (95% reads).
+ * ASYNC durability (the paper's setting). Reported: ops/s of the timed phase, the peak of the log
+ * directory's size on disk (sampled every 50 ms over load and run, from the file sizes), bytes
+ * flushed by cause, merge bytes, and the packer's counters.
+ *
+ * <p>{@code --mode recovery} (Table 4): upserts new keys until the log reaches {@code --log-mb} MiB,
+ * with nothing flushed (large write memory and log limit), waits until the packer compressed every
+ * sealed segment ({@code --variant lz4}) or not ({@code plain}), copies the directory (the crash
+ * image: the log is synced, no other file changes), and times {@link StorageEngine#open} on
+ * {@code --repeat} copies: replay of the whole log into memory, decompressing packed segments on
+ * three threads ahead of replay.
+ *
+ * <p>Not thread-safe; a command-line driver.
+ */
+public final class LogTrimBench {
+
+    static final String USAGE = String.join("\n",
+            "usage: java <jvm-options> -cp benchmarks.jar dev.breakwater.bench.logtrim.LogTrimBench [options]",
+            "  --mode run|recovery      (default run)",
+            "  --variant base|trim|lz4|plain   base: today's log; trim: log-trim + log-compression (run mode);",
+            "                           plain / lz4: compression off / on (recovery mode)",
+            "  --workload write-only|mixed|read-heavy   (run mode, default write-only)",
+            "  --records N              records loaded (default 400000)",
+            "  --record-bytes N         bytes of the text field (default 1000)",
+            "  --seconds N              timed phase (default 60)",
+            "  --threads N              client threads (default 2)",
+            "  --write-memory-mb N      (default 128)   --total-memory-mb N (default 256)",
+            "  --max-log-mb N           (default 64)    --segment-mb N (default 8)",
+            "  --log-mb N               recovery mode: log to replay (default 64)",
+            "  --repeat N               recovery mode: timed opens (default 3)",
+            "  --dir PATH               working directory (default /tmp/waltrim/bench)",
+            "  --out FILE               JSON result");
+
+    private static final String[] WORDS = new String[256];
+
+    static {
+        SplittableRandom r = new SplittableRandom(2002);
+        for (int i = 0; i < WORDS.length; i++) {
+            StringBuilder b = new StringBuilder();
+            int len = 3 + r.nextInt(8);
+            for (int j = 0; j < len; j++) {
+                b.append((char) ('a' + r.nextInt(26)));
+            }
+            WORDS[i] = b.toString();
+        }
+    }
+
+    private LogTrimBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = CliOptions.parse(args);
+        if (o.containsKey("help")) {
+            System.err.println(USAGE);
+            return;
+        }
+        String mode = o.getOrDefault("mode", "run");
+        Path dir = Path.of(o.getOrDefault("dir", "/tmp/waltrim/bench"));
+        Map<String, Object> result = mode.equals("recovery") ? recovery(o, dir) : run(o, dir);
+        result.put("load-average", Files.readString(Path.of("/proc/loadavg")).trim());
+        result.put("args", String.join(" ", args));
+        String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(result);
+        System.out.println(json);
+        if (o.containsKey("out")) {
+            Files.writeString(Path.of(o.get("out")), json);
+        }
+    }
+
+    static StorageConfig config(Map<String, String> o, boolean trim, boolean compress, long writeMemoryMb,
+                                long totalMemoryMb, long maxLogMb) {
+        return StorageConfig.builder()
+                .set(ConfigOptions.TOTAL_MEMORY, totalMemoryMb << 20)
+                .set(ConfigOptions.WRITE_MEMORY, writeMemoryMb << 20)
+                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, Math.max(1, writeMemoryMb / 8) << 20)
+                .set(ConfigOptions.MAX_LOG_SIZE, maxLogMb << 20)
+                .set(ConfigOptions.LOG_SEGMENT_SIZE, Long.parseLong(o.getOrDefault("segment-mb", "8")) << 20)
+                .set(ConfigOptions.DURABILITY, Durability.ASYNC)
+                .set(ConfigOptions.TUNER, false)
+                .set(ConfigOptions.HTTP_ENABLED, false)
+                .set(ConfigOptions.JMX_ENABLED, false)
+                .set(ConfigOptions.LOG_TRIM, trim)
+                .set(ConfigOptions.LOG_COMPRESSION, compress)
+                .build();
+    }
+
+    static DatasetSpec spec() {
+        return DatasetSpec.builder("usertable").field("id", FieldType.INT64).field("field", FieldType.STRING)
+                .primaryKey("id").build();
+    }
+
+    static String text(SplittableRandom r, int bytes) {
+        StringBuilder b = new StringBuilder(bytes + 16);
+        while (b.length() < bytes) {
+            b.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
+        }
+        b.setLength(bytes);
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ Fig 5 / Table 1
+
+    static Map<String, Object> run(Map<String, String> o, Path root) throws Exception {
+        String variant = o.getOrDefault("variant", "base");
+        String workload = o.getOrDefault("workload", "write-only");
+        int readPercent = switch (workload) {
+            case "write-only" -> 0;
+            case "mixed" -> 50;
+            case "read-heavy" -> 95;
+            default -> throw new IllegalArgumentException("unknown workload " + workload);
+        };
+        long records = Long.parseLong(o.getOrDefault("records", "400000"));
+        int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
+        int seconds = Integer.parseInt(o.getOrDefault("seconds", "60"));
+        int threads = Integer.parseInt(o.getOrDefault("threads", "2"));
+        long writeMb = Long.parseLong(o.getOrDefault("write-memory-mb", "128"));
+        long totalMb = Long.parseLong(o.getOrDefault("total-memory-mb", "256"));
+        long maxLogMb = Long.parseLong(o.getOrDefault("max-log-mb", "64"));
+        boolean trim = variant.equals("trim");
+        StorageConfig config = config(o, trim, trim, writeMb, totalMb, maxLogMb);
+        Path dir = root.resolve("run-" + variant + "-" + workload);
+        deleteTree(dir);
+        Files.createDirectories(dir.getParent());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("mode", "run");
+        out.put("variant", variant);
+        out.put("workload", workload);
+        out.put("records", records);
+        out.put("record-bytes", recordBytes);
+        out.put("threads", threads);
+        out.put("write-memory-mb", writeMb);
+        out.put("total-memory-mb", totalMb);
+        out.put("max-log-mb", maxLogMb);
+        try (StorageEngine engine = StorageEngine.open(dir, config)) {
+            Dataset ds = engine.createDataset(spec());
+            AtomicLong peakLog = new AtomicLong();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            Path logDir = dir.resolve("log");
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    peakLog.accumulateAndGet(dirBytes(logDir), Math::max);
+                    sleep(50);
+                }
+            }, "log-size-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+            long loadStart = System.nanoTime();
+            parallel(threads, t -> {
+                SplittableRandom r = new SplittableRandom(t);
+                for (long id = t; id < records; id += threads) {
+                    ds.upsert(Tuple.of(id, text(r, recordBytes)));
+                }
+            });
+            double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+            out.put("load-seconds", loadSeconds);
+            out.put("peak-log-bytes-load", peakLog.get());
+            EngineStatistics before = engine.statistics();
+            PackerStatistics packBefore = engine.logPackerStatistics();
+            AtomicLong ops = new AtomicLong();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            long runStart = System.nanoTime();
+            parallel(threads, t -> {
+                SplittableRandom r = new SplittableRandom(1000 + t);
+                long n = 0;
+                while ((n & 63) != 0 || System.nanoTime() < deadline) {
+                    long id = r.nextLong(records);
+                    if (r.nextInt(100) < readPercent) {
+                        ds.get(Key.of(id));
+                    } else {
+                        ds.upsert(Tuple.of(id, text(r, recordBytes)));
+                    }
+                    n++;
+                }
+                ops.addAndGet(n);
+            });
+            double runSeconds = (System.nanoTime() - runStart) / 1e9;
+            sampling.set(false);
+            sampler.join();
+            EngineStatistics after = engine.statistics();
+            out.put("ops", ops.get());
+            out.put("seconds", runSeconds);
+            out.put("opsPerSecond", ops.get() / runSeconds);
+            out.put("peak-log-bytes", peakLog.get());
+            out.put("flush", flushBytes(before, after));
+            out.put("packer-run", diff(packBefore, engine.logPackerStatistics()));
+            out.put("packer-total", engine.logPackerStatistics());
+            out.put("log-disk-bytes-end", engine.logDiskBytes());
+            out.put("log-span-bytes-end", after.logSizeBytes());
+            out.put("write-memory-used-end", after.writeMemoryUsed());
+        }
+        deleteTree(dir);
+        return out;
+    }
+
+    private static Map<String, Long> flushBytes(EngineStatistics before, EngineStatistics after) {
+        long mem = 0;
+        long log = 0;
+        long flushed = 0;
+        long merge = 0;
+        for (var e : after.trees().entrySet()) {
+            TreeStatisticsSnapshot a = e.getValue();
+            TreeStatisticsSnapshot b = before.trees().get(e.getKey());
+            mem += a.bytesFlushedForMemory() - (b == null ? 0 : b.bytesFlushedForMemory());
+            log += a.bytesFlushedForLog() - (b == null ? 0 : b.bytesFlushedForLog());
+            flushed += a.bytesFlushed() - (b == null ? 0 : b.bytesFlushed());
+            merge += a.mergeBytesWritten() - (b == null ? 0 : b.mergeBytesWritten());
+        }
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("bytes-flushed", flushed);
+        m.put("bytes-flushed-for-memory", mem);
+        m.put("bytes-flushed-for-log", log);
+        m.put("merge-bytes-written", merge);
+        return m;
+    }
+
+    private static PackerStatistics diff(PackerStatistics a, PackerStatistics b) {
+        return new PackerStatistics(b.passes() - a.passes(), b.trimmedSegments() - a.trimmedSegments(),
+                b.compressedSegments() - a.compressedSegments(), b.bytesRead() - a.bytesRead(),
+                b.bytesWritten() - a.bytesWritten(), b.recordsDropped() - a.recordsDropped(),
+                b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures());
+    }
+
+    // ------------------------------------------------------------------ Table 4
+
+    static Map<String, Object> recovery(Map<String, String> o, Path root) throws Exception {
+        String variant = o.getOrDefault("variant", "plain");
+        boolean lz4 = variant.equals("lz4");
+        long logMb = Long.parseLong(o.getOrDefault("log-mb", "64"));
+        int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
+        int repeat = Integer.parseInt(o.getOrDefault("repeat", "3"));
+        // Room for the whole log in memory, so nothing is flushed and recovery replays all of it.
+        long writeMb = Math.max(256, logMb * 3);
+        StorageConfig config = StorageConfig.builder()
+                .set(ConfigOptions.TOTAL_MEMORY, (writeMb + 64) << 20)
+                .set(ConfigOptions.WRITE_MEMORY, writeMb << 20)
+                .set(ConfigOptions.MEMORY_COMPONENT_SIZE, (writeMb / 8) << 20)
+                .set(ConfigOptions.MAX_LOG_SIZE, (logMb * 4) << 20)
+                .set(ConfigOptions.LOG_SEGMENT_SIZE, Long.parseLong(o.getOrDefault("segment-mb", "8")) << 20)
+                .set(ConfigOptions.DURABILITY, Durability.ASYNC)
+                .set(ConfigOptions.TUNER, false)
+                .set(ConfigOptions.HTTP_ENABLED, false)
+                .set(ConfigOptions.JMX_ENABLED, false)
+                .set(ConfigOptions.LOG_COMPRESSION, lz4)
+                .build();
+        Path dir = root.resolve("recovery-" + variant + "-" + logMb);
+        deleteTree(dir);
+        Files.createDirectories(dir.getParent());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("mode", "recovery");
+        out.put("variant", variant);
+        out.put("log-mb", logMb);
+        List<Path> images = new ArrayList<>();
+        try (StorageEngine engine = StorageEngine.open(dir, config)) {
+            Dataset ds = engine.createDataset(spec());
+            SplittableRandom r = new SplittableRandom(4);
+            long id = 0;
+            while (engine.statistics().logSizeBytes() < (logMb << 20)) {
+                for (int i = 0; i < 1000; i++) {
+                    ds.upsert(Tuple.of(id++, text(r, recordBytes)));
+                }
+            }
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            // ASYNC: every record is synced within the sync interval (10 ms); the packer compresses sealed segments.
+            sleep(200);
+            while (lz4 && engine.statistics().log().segmentsCreated() > engine.logPackerStatistics().compressedSegments()
+                    && System.nanoTime() < deadline) {
+                sleep(50);
+            }
+            long flushed = 0;
+            for (TreeStatisticsSnapshot t : engine.statistics().trees().values()) {
+                flushed += t.flushes();
+            }
+            out.put("flushes-before-crash", flushed);
+            out.put("records", id);
+            out.put("log-span-bytes", engine.statistics().logSizeBytes());
+            out.put("log-disk-bytes", engine.logDiskBytes());
+            out.put("packer", engine.logPackerStatistics());
+            for (int i = 0; i < repeat; i++) {
+                Path image = root.resolve("recovery-image-" + variant + "-" + logMb + "-" + i);
+                deleteTree(image);
+                copyTree(dir, image);
+                images.add(image);
+            }
+        }
+        deleteTree(dir);
+        List<Double> seconds = new ArrayList<>();
+        for (Path image : images) {
+            long start = System.nanoTime();
+            StorageEngine recovered = StorageEngine.open(image, config);
+            seconds.add((System.nanoTime() - start) / 1e9);
+            recovered.close();
+            deleteTree(image);
+        }
+        out.put("open-seconds", seconds);
+        out.put("open-seconds-median", seconds.stream().sorted().toList().get(seconds.size() / 2));
+        return out;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    interface Worker {
+        void run(int thread) throws Exception;
+    }
+
+    static void parallel(int threads, Worker w) throws Exception {
+        List<Thread> ts = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread th = new Thread(() -> {
+                try {
+                    w.run(id);
+                } catch (Throwable e) {
+                    synchronized (errors) {
+                        errors.add(e);
+                    }
+                }
+            }, "client-" + t);
+            ts.add(th);
+            th.start();
+        }
+        for (Thread th : ts) {
+            th.join();
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("a client failed", errors.get(0));
+        }
+    }
+
+    static long dirBytes(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // deleted meanwhile
+                }
+            }).sum();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path p) {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            s.sorted(Comparator.reverseOrder()).forEach(x -> {
+                try {
+                    Files.deleteIfExists(x);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package dev.breakwater.txn.log;
+
+/**
+ * Counters of a {@link SegmentPacker} since the log opened.
+ *
+ * @param passes             trimming passes started (a failed or interrupted one included)
+ * @param trimmedSegments    segments replaced by a trimmed packed file
+ * @param compressedSegments segments replaced by a compressed, untrimmed packed file
+ * @param bytesRead          bytes of segment files read by passes and compression
+ * @param bytesWritten       bytes of packed files swapped in (the trim's own write cost)
+ * @param recordsDropped     records left out whole because no operation of theirs was needed
+ * @param recordsReduced     records rewritten with only some of their operations
+ * @param passNanos          time spent in trimming passes
+ * @param failures           passes or compressions that failed with an I/O error (the log was left as it was)
+ */
+public record PackerStatistics(long passes, long trimmedSegments, long compressedSegments, long bytesRead,
+                               long bytesWritten, long recordsDropped, long recordsReduced, long passNanos,
+                               long failures) {
+}

@@ -1,0 +1,350 @@
+package dev.breakwater.txn.log;
+
+import dev.breakwater.common.io.FileSystem;
+import dev.breakwater.common.io.OpenOption;
+import dev.breakwater.common.io.StorageFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Background trimming and compression of sealed log segments (paper 002, "WAL-assisted tiering"):
+ * rewrites sealed segments as packed files ({@link PackedSegmentFormat}) without the operations the
+ * trees no longer hold only in memory, and/or LZ4-compressed, so that the log on disk stays near
+ * λ_t times the data in write memory instead of growing with the age of the oldest entry in memory.
+ *
+ * <h2>When</h2>
+ * Trimming: a <em>pass</em> starts when the sealed segments take more than λ_t ({@link
+ * PackingOptions#trimStart()}) times the bytes in write memory, and, after a pass that left the log
+ * above λ_s, only once the sealed log has grown again. Compression alone: each newly sealed plain
+ * segment, one per period.
+ *
+ * <h2>A pass, and why a crash at any point leaves a correct log</h2>
+ * A record holds several operations, on several trees. Replay re-applies an operation to a tree iff
+ * its LSN is above the tree's durable LSN, in LSN order, so for each key the last operation replayed
+ * wins. Leaving operations out is therefore safe iff, for every key of every tree, either the newest
+ * operation is replayed, or none above the tree's durable LSN is and the disk holds the newest. The
+ * danger is an <em>older</em> operation on a key staying in the log while the newer one that
+ * superseded it on disk was trimmed away: replay would resurrect the old value. (The paper's RocksDB
+ * integration has one key per record; here a record kept for one live operation must not keep its
+ * dead ones, hence trimming per operation, through {@link RecordTrimmer}.)
+ *
+ * <p>The rules that exclude it:
+ * <ol>
+ *   <li><b>Liveness from memory itself.</b> An operation is kept iff its tree's memory holds a
+ *       version of the key in a table whose oldest LSN is at or below the operation's (the
+ *       engine's {@link RecordTrimmer}). No flush or merge has to report anything, so no missed
+ *       report can drop a needed operation or keep a stale one. Records at or above
+ *       {@code min(end of log, oldest unapplied commit)} (read in that order, as {@code
+ *       LogKeepPoint} does) are kept whole: they may not be in memory yet.</li>
+ *   <li><b>Newest segment first, then older ones.</b> Every pass filters <em>all</em> sealed
+ *       segments, newest first, so each older segment is filtered later than every newer one. If
+ *       a newer operation on a key was dropped at time t (its key no longer in memory, hence on
+ *       disk), every older operation on that key was also gone from memory at t, and the older
+ *       segments, filtered after t, drop it too, unless a still newer write on the key came back
+ *       into memory, which is then kept and replayed last.</li>
+ *   <li><b>Durable before swapped.</b> Before the first swap of a pass, the log is made durable up
+ *       to its end as read after the last filtering (ASYNC: a dropped operation may have been
+ *       superseded in memory by a commit not yet on disk).</li>
+ *   <li><b>Oldest swap first, each durable before the next.</b> Each packed file is written and
+ *       fsynced under a temporary name, then renamed over its segment and the directory synced
+ *       ({@link LogManager#replaceSealed}). So a crash leaves a prefix of the pass's segments
+ *       swapped: each swapped segment has only swapped (later filtered) older segments before it,
+ *       each unswapped one still has its previous content, which satisfied rule 2 already. A
+ *       crash before a rename leaves a {@code .packing} file, deleted at the next open.</li>
+ *   <li><b>Truncation and swaps exclude each other</b> ({@link LogManager}'s swap lock): a segment
+ *       truncated meanwhile is not brought back.</li>
+ * </ol>
+ * The active segment is never touched; a packed file is never the newest segment.
+ *
+ * <p>Cost: a pass reads every sealed segment and looks up each operation's key in its tree's
+ * memory; it writes only the live bytes. Passes are what brings λ down; the paper's per-segment
+ * "lowest live ratio first" order is replaced by rule 2, which older segments (the lowest ratios)
+ * satisfy first anyway.
+ *
+ * <p>Thread safety: runs on its own thread; {@link #start()} once, {@link #stop()} waits for it.
+ * The counters are written by that thread and read by anyone.
+ */
+public final class SegmentPacker implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentPacker.class);
+
+    private final LogManager log;
+    private final PackingOptions options;
+    private final RecordTrimmer trimmer;
+    private final LongSupplier memoryBytes;
+    private final int maxRecordSize;
+    private final CRC32C crc = new CRC32C();
+    private volatile boolean running;
+    /** Set by {@link #stop()}: a pass in progress gives up before its swaps. */
+    private volatile boolean stopRequested;
+    private Thread thread;
+    /** Sealed bytes after the last pass that could not reach λ_s; -1 if none. Packer thread only. */
+    private long stuckAt = -1;
+
+    volatile long passes;
+    volatile long trimmedSegments;
+    volatile long compressedSegments;
+    volatile long bytesRead;
+    volatile long bytesWritten;
+    volatile long recordsDropped;
+    volatile long recordsReduced;
+    volatile long passNanos;
+    volatile long failures;
+
+    /**
+     * @param trimmer     decides which operations are still needed; required when trimming
+     * @param memoryBytes bytes of data in write memory (the denominator of λ)
+     */
+    public SegmentPacker(LogManager log, PackingOptions options, RecordTrimmer trimmer, LongSupplier memoryBytes) {
+        if (options.trim() && trimmer == null) {
+            throw new IllegalArgumentException("trimming needs a RecordTrimmer");
+        }
+        this.log = log;
+        this.options = options;
+        this.trimmer = trimmer;
+        this.memoryBytes = memoryBytes;
+        this.maxRecordSize = log.options().maxRecordSize();
+    }
+
+    public void start() {
+        if (!options.enabled()) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this, "breakwater-log-packer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops the packer and waits for the pass in progress (a swap is never left half done). */
+    public void stop() {
+        stopRequested = true;
+        running = false;
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                if (!tick()) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(options.periodMillis()));
+                }
+            } catch (IOException | RuntimeException e) {
+                failures++;
+                if (log.failure() == null) {
+                    LOG.warn("log packer: {}; segments already swapped stay swapped (each is a complete packed file); the rest is retried later", e.toString());
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.max(1000, options.periodMillis())));
+            }
+        }
+    }
+
+    /** One round of work; true if it did something (and may have more). Package-private for tests. */
+    boolean tick() throws IOException {
+        if (log.failure() != null) {
+            return false;
+        }
+        if (options.trim() && trimDue()) {
+            trimPass();
+            return true;
+        }
+        if (options.compress()) {
+            for (SegmentList.Sealed s : log.sealedSegments()) {
+                if (!s.packed()) {
+                    compressOnly(s);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** λ = sealed bytes on disk / bytes in write memory, above λ_t (and grown since a pass that fell short). */
+    private boolean trimDue() {
+        long sealed = log.sealedSegmentsStoredBytes();
+        long memory = Math.max(1, memoryBytes.getAsLong());
+        if (sealed <= options.trimStart() * memory) {
+            stuckAt = -1;
+            return false;
+        }
+        return stuckAt < 0 || sealed - stuckAt >= log.options().segmentSize();
+    }
+
+    /** Runs one trimming pass over every sealed segment (see the class comment for the order). */
+    void trimPass() throws IOException {
+        long start = System.nanoTime();
+        passes++;
+        List<SegmentList.Sealed> sealed = log.sealedSegments();
+        List<Prepared> prepared = new ArrayList<>();
+        try {
+            long endAfterFiltering = 0;
+            for (int i = sealed.size() - 1; i >= 0 && !stopRequested; i--) {
+                SegmentList.Sealed s = sealed.get(i);
+                long end = log.endLsn(); // first: see LogKeepPoint
+                long bound = Math.min(end, trimmer.oldestUnapplied());
+                Prepared p = filter(s, bound);
+                endAfterFiltering = Math.max(endAfterFiltering, log.endLsn());
+                if (p != null) {
+                    prepared.add(p);
+                }
+            }
+            if (stopRequested) {
+                return; // the finally deletes what was written; nothing was swapped
+            }
+            if (!prepared.isEmpty() && endAfterFiltering > 0) {
+                log.awaitDurable(endAfterFiltering - 1);
+            }
+            for (int i = prepared.size() - 1; i >= 0; i--) { // oldest first
+                Prepared p = prepared.remove(i);
+                if (log.replaceSealed(p.firstLsn, p.temp, p.storedBytes)) {
+                    bytesWritten += p.storedBytes;
+                    if (p.trimmed) {
+                        trimmedSegments++;
+                    } else {
+                        compressedSegments++;
+                    }
+                }
+            }
+        } finally {
+            for (Prepared p : prepared) {
+                log.fileSystem().delete(p.temp);
+            }
+        }
+        passNanos += System.nanoTime() - start;
+        long after = log.sealedSegmentsStoredBytes();
+        stuckAt = after > options.trimStop() * Math.max(1, memoryBytes.getAsLong()) ? after : -1;
+        LOG.debug("log trim pass over {} sealed segments: {} bytes on disk now, {} ms", sealed.size(), after,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private record Prepared(long firstLsn, Path temp, long storedBytes, boolean trimmed) {
+    }
+
+    /**
+     * Filters segment {@code s}: writes a packed replacement holding only what {@link RecordTrimmer}
+     * keeps (records at or above {@code bound} whole) and returns it, or null if it would be the same.
+     */
+    private Prepared filter(SegmentList.Sealed s, long bound) throws IOException {
+        ByteBuffer out = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 64, s.endLsn() - s.firstLsn()))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        int[] records = new int[1];
+        boolean[] changed = new boolean[1];
+        boolean wasTrimmed = forEachRecord(s, (lsn, payload) -> {
+            ByteBuffer kept = lsn >= bound ? payload : trimmer.trim(lsn, payload);
+            if (kept == null) {
+                changed[0] = true;
+                recordsDropped++;
+                return;
+            }
+            if (kept != payload) {
+                changed[0] = true;
+                recordsReduced++;
+            }
+            int length = kept.remaining();
+            int at = out.position();
+            LogRecordFormat.writeHeader(out, at, length, LogRecordFormat.checksum(crc, kept, lsn), lsn);
+            out.position(LogRecordFormat.payloadOffset(at));
+            out.put(kept.duplicate());
+            records[0]++;
+        });
+        if (!changed[0] && (s.packed() || !options.compress())) {
+            return null; // a rewrite would hold the same records in the same form
+        }
+        out.flip();
+        Path temp = SegmentFiles.tempPath(log.directory(), s.firstLsn());
+        long stored = PackedSegmentWriter.write(log.fileSystem(), temp, s.firstLsn(), s.endLsn(), out, records[0],
+                wasTrimmed || changed[0], options.compress());
+        return new Prepared(s.firstLsn(), temp, stored, wasTrimmed || changed[0]);
+    }
+
+    /** Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies). */
+    private void compressOnly(SegmentList.Sealed s) throws IOException {
+        Prepared p = null;
+        try {
+            ByteBuffer body = ByteBuffer.allocate((int) (s.endLsn() - s.firstLsn())).order(ByteOrder.LITTLE_ENDIAN);
+            Path path = SegmentFiles.path(log.directory(), s.firstLsn());
+            int[] records = new int[1];
+            forEachRecord(s, (lsn, payload) -> records[0]++);
+            try (StorageFile f = log.fileSystem().open(path, OpenOption.READ)) {
+                f.read(0, body);
+            }
+            body.flip();
+            Path temp = SegmentFiles.tempPath(log.directory(), s.firstLsn());
+            long stored = PackedSegmentWriter.write(log.fileSystem(), temp, s.firstLsn(), s.endLsn(), body, records[0],
+                    false, true);
+            p = new Prepared(s.firstLsn(), temp, stored, false);
+            if (log.replaceSealed(p.firstLsn, p.temp, p.storedBytes)) {
+                compressedSegments++;
+                bytesWritten += stored;
+            }
+            p = null;
+        } finally {
+            if (p != null) {
+                log.fileSystem().delete(p.temp);
+            }
+        }
+    }
+
+    /**
+     * Passes every record of sealed segment {@code s} to {@code consumer}; returns whether it was
+     * already trimmed. Damage in a sealed segment is corruption and throws.
+     */
+    private boolean forEachRecord(SegmentList.Sealed s, LogRecordConsumer consumer) throws IOException {
+        FileSystem fs = log.fileSystem();
+        Path path = SegmentFiles.path(log.directory(), s.firstLsn());
+        if (s.packed()) {
+            PackedSegment packed = PackedSegment.read(fs, path, s.firstLsn());
+            bytesRead += packed.storedBytes;
+            RecordBlockScanner scanner = new RecordBlockScanner(packed, maxRecordSize);
+            while (scanner.next()) {
+                consumer.accept(scanner.recordLsn(), scanner.payload());
+            }
+            return packed.header.trimmed();
+        }
+        try (StorageFile file = fs.open(path, OpenOption.READ)) {
+            long span = s.endLsn() - s.firstLsn();
+            SegmentScanner scanner = new SegmentScanner(file, s.firstLsn(), span, maxRecordSize);
+            LogStopReason stop;
+            while ((stop = scanner.next()) == null) {
+                consumer.accept(scanner.recordLsn(), scanner.payload());
+            }
+            bytesRead += span;
+            if (stop != LogStopReason.END_OF_LOG || file.size() != span) {
+                throw new LogCorruptedException(path, scanner.positionLsn() - s.firstLsn(), scanner.positionLsn(),
+                        "sealed segment is damaged (" + scanner.stopDetail() + ") or not " + span + " bytes long");
+            }
+            return false;
+        }
+    }
+
+    /** A copy of the packer's counters. */
+    public PackerStatistics statistics() {
+        return new PackerStatistics(passes, trimmedSegments, compressedSegments, bytesRead, bytesWritten, recordsDropped,
+                recordsReduced, passNanos, failures);
+    }
+}
