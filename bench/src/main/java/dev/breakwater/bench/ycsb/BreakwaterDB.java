@@ -16,6 +16,7 @@ import dev.breakwater.txn.Tuple;
 import dev.breakwater.txn.UnknownDatasetException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -56,9 +57,37 @@ public class BreakwaterDB extends DB {
     private static int users;
     private static volatile PhaseCounters lastPhase;
 
-    /** Engine counters over one open–close cycle: bytes written by purpose and bytes read. */
+    /**
+     * Engine counters over one open–close cycle: bytes written by purpose and bytes read, and the
+     * breakdown of bytes written ({@code log}, {@code flush}, {@code merge.L<i>} by merge output
+     * level, summed over the trees) with the level sizes at the end ({@code size.L<i>}).
+     */
     public record PhaseCounters(long flushBytes, long mergeBytes, long logBytes, long queryBytesRead,
-                                long mergeBytesRead, long totalBytesWritten) {
+                                long mergeBytesRead, long totalBytesWritten, Map<String, Long> breakdown) {
+    }
+
+    /** Log, flush and merge bytes per output level, and level sizes, from the engine's counters. */
+    static Map<String, Long> breakdown(EngineStatistics s) {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("log", s.io().bytesWritten(IoPurpose.LOG));
+        m.put("flush", s.io().bytesWritten(IoPurpose.FLUSH));
+        for (var t : s.trees().values()) {
+            List<Long> merged = t.mergeBytesWrittenByLevel();
+            for (int i = 0; i < merged.size(); i++) {
+                m.merge("merge.L" + i, merged.get(i), Long::sum);
+            }
+            m.merge("merges", t.merges(), Long::sum);
+            m.merge("flushes", t.flushes(), Long::sum);
+            m.merge("flushStallMillis", t.flushStallNanos() / 1_000_000, Long::sum);
+            m.merge("writeStallMillis", t.writeStallNanos() / 1_000_000, Long::sum);
+        }
+        for (var t : s.trees().values()) {
+            for (int i = 0; i < t.levelBytes().size(); i++) {
+                m.merge("size.L" + i, t.levelBytes().get(i), Long::sum);
+            }
+        }
+        m.put("gcMillis", s.gcMillis());
+        return m;
     }
 
     /** Counters of the last phase that closed the engine, or null. */
@@ -133,7 +162,7 @@ public class BreakwaterDB extends DB {
                 var io = s.io();
                 lastPhase = new PhaseCounters(io.bytesWritten(IoPurpose.FLUSH), io.bytesWritten(IoPurpose.MERGE),
                         io.bytesWritten(IoPurpose.LOG), io.bytesRead(IoPurpose.QUERY), io.bytesRead(IoPurpose.MERGE),
-                        io.totalBytesWritten());
+                        io.totalBytesWritten(), breakdown(s));
                 engine.close();
             } catch (RuntimeException e) {
                 throw new DBException("closing Breakwater", e);

@@ -81,7 +81,7 @@ public final class SideBySide implements Callable<Integer> {
     /** One measured phase. */
     public record Row(String engine, String workload, int repetition, String phase, long operations, long millis,
                       double opsPerSecond, long procWriteBytes, long procReadBytes, long engineBytesWritten,
-                      Map<String, Double> p99Micros, List<String> nonOk) {
+                      Map<String, Double> p99Micros, List<String> nonOk, Map<String, Long> engineBreakdown) {
     }
 
     public static void main(String[] args) {
@@ -119,6 +119,7 @@ public final class SideBySide implements Callable<Integer> {
                     err.printf("%s %s rep %d: %,.0f ops/s, %,.0f B written/op (/proc), %,.0f B/op (engine)%s%n", engine, w, rep,
                             r.opsPerSecond(), (double) r.procWriteBytes() / r.operations(),
                             (double) r.engineBytesWritten() / r.operations(), r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk());
+                    err.printf("  %s%n", r.engineBreakdown());
                 }
                 ExtendedYcsb.deleteTree(data);
             }
@@ -139,7 +140,9 @@ public final class SideBySide implements Callable<Integer> {
         Files.createDirectories(data);
         Row r = phase(engine, "load", data, total, write, rep, false);
         rows.add(r);
-        err.printf("%s load rep %d: %,.0f ops/s%s%n", engine, rep, r.opsPerSecond(), r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk());
+        err.printf("%s load rep %d: %,.0f ops/s, %,.0f B written/op (/proc), %,.0f B/op (engine)%s%n  %s%n", engine, rep,
+                r.opsPerSecond(), (double) r.procWriteBytes() / r.operations(), (double) r.engineBytesWritten() / r.operations(),
+                r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk(), r.engineBreakdown());
     }
 
     /** Properties of {@code engine} for a phase on {@code data}. */
@@ -188,6 +191,9 @@ public final class SideBySide implements Callable<Integer> {
         long engineBytes = engine.equals("breakwater")
                 ? BreakwaterDB.lastPhase().totalBytesWritten()
                 : RocksDbDB.lastPhase().totalBytesWritten();
+        Map<String, Long> breakdown = engine.equals("breakwater")
+                ? BreakwaterDB.lastPhase().breakdown()
+                : RocksDbDB.lastPhase().breakdown();
         Map<String, Double> p99 = new LinkedHashMap<>();
         for (String op : r.metrics().keySet()) {
             double v = r.metric(op, "99thPercentileLatency(us)");
@@ -196,7 +202,7 @@ public final class SideBySide implements Callable<Integer> {
             }
         }
         return new Row(engine, workload, rep, transactions ? "run" : "load", r.operations(), r.millis(), r.opsPerSecond(),
-                io.writeBytes(), io.readBytes(), engineBytes, p99, r.nonOkReturns());
+                io.writeBytes(), io.readBytes(), engineBytes, p99, r.nonOkReturns(), breakdown);
     }
 
     // ------------------------------------------------------------------------------------ table
