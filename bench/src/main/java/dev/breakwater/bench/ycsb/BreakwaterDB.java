@@ -44,7 +44,8 @@ import site.ycsb.Status;
  * Properties: {@code breakwater.dir} (required), {@code breakwater.memory} (total memory, default
  * 256m), {@code breakwater.writememory} (default a quarter of the total), {@code breakwater.durability}
  * (SYNC or ASYNC, default ASYNC), {@code breakwater.directio} (default true),
- * {@code breakwater.memorycomponent} and {@code breakwater.maxlog} (optional).
+ * {@code breakwater.memorycomponent} and {@code breakwater.maxlog} (optional), and any engine option as
+ * {@code breakwater.option.<name>} (for example {@code breakwater.option.l0-merge-policy=BATCHED}).
  *
  * <p>Measurement: {@link #lastPhase()} holds the engine's I/O counters over the last open–close
  * cycle (a YCSB phase), read just before the engine closed.
@@ -87,6 +88,8 @@ public class BreakwaterDB extends DB {
             }
         }
         m.put("gcMillis", s.gcMillis());
+        m.put("writeMemoryCapacity", s.writeMemoryCapacity());
+        m.put("tunerCycles", (long) s.tuner().size());
         return m;
     }
 
@@ -135,6 +138,12 @@ public class BreakwaterDB extends DB {
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, component)
                 .set(ConfigOptions.DURABILITY, Durability.valueOf(p.getProperty("breakwater.durability", "ASYNC").toUpperCase(Locale.ROOT)))
                 .set(ConfigOptions.DIRECT_IO, Boolean.parseBoolean(p.getProperty("breakwater.directio", "true")));
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith("breakwater.option.")) {
+                String v = p.getProperty(name);
+                b.set(name.substring("breakwater.option.".length()), v.matches("-?\\d+") ? (Object) Integer.valueOf(v) : v);
+            }
+        }
         String maxLog = p.getProperty("breakwater.maxlog");
         if (maxLog != null) {
             b.set(ConfigOptions.MAX_LOG_SIZE, Sizes.parse(maxLog));

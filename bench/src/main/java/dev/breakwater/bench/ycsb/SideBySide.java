@@ -71,6 +71,8 @@ public final class SideBySide implements Callable<Integer> {
     Path out;
     @Option(names = "--json", description = "Raw results as JSON.")
     Path json;
+    @Option(names = "--bw-option", description = "Breakwater engine option name=value (repeatable), e.g. l0-merge-policy=BATCHED.")
+    Map<String, String> bwOptions = new LinkedHashMap<>();
     @Option(names = "--quiet", description = "No progress lines.")
     boolean quiet;
 
@@ -95,6 +97,7 @@ public final class SideBySide implements Callable<Integer> {
         Files.createDirectories(base);
         long total = Sizes.parse(memory);
         long write = writeMemory != null ? Sizes.parse(writeMemory) : total / 4;
+        err.printf("breakwater options: %s%n", bwOptions);
         err.printf("side by side: %s, %,d records, %,d operations, %d threads, memory %s (write %s), %s, direct I/O %s%n",
                 workloads, records, operations, threads, memory, Sizes.format(write), sync ? "synced commits" : "async commits",
                 directIo);
@@ -159,6 +162,7 @@ public final class SideBySide implements Callable<Integer> {
                 p.setProperty("breakwater.writememory", Long.toString(write));
                 p.setProperty("breakwater.durability", sync ? "SYNC" : "ASYNC");
                 p.setProperty("breakwater.directio", Boolean.toString(directIo));
+                bwOptions.forEach((k, v) -> p.setProperty("breakwater.option." + k, v));
             }
             case "rocksdb" -> {
                 p.setProperty("db", RocksDbDB.class.getName());

@@ -45,7 +45,8 @@ class StorageConfigTest {
         assertEquals(MergePolicyKind.LEVELING, d.get(MERGE_POLICY));
         assertEquals(d, StorageConfig.defaults().toBuilder().build());
         assertEquals(LogRecoveryMode.STRICT, d.get(ConfigOptions.LOG_RECOVERY));
-        assertEquals(45, ConfigOptions.ALL.size());
+        assertEquals(46, ConfigOptions.ALL.size());
+        assertEquals(L0MergePolicy.GROUPS, d.get(ConfigOptions.L0_MERGE_POLICY));
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -153,6 +154,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.STATIC_ACTIVE_DATASETS, 3)
                 .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
+                .set(ConfigOptions.L0_MERGE_POLICY, L0MergePolicy.BATCHED)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
                 .set(ConfigOptions.MERGE_THREADS, 3)
                 .set(ConfigOptions.MEMORY_MERGE_THREADS, 2)

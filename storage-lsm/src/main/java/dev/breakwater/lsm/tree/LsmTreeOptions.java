@@ -37,12 +37,19 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
                              double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
                              Duration stallTimeout, long manifestRotateBytes, int memoryLevels) {
 
-    /** Merge policies. */
+    /**
+     * Merge policies. {@code LEVELING_BATCHED_L0} is leveling whose L0 merges move batches of
+     * {@code l0MergeGroups} groups and whose level sizes start from that batch ({@link LevelingPicker#batched()}).
+     */
     public enum Policy {
-        LEVELING, TIERING;
+        LEVELING, TIERING, LEVELING_BATCHED_L0;
 
         MergePicker picker() {
-            return this == LEVELING ? new LevelingPicker() : new TieringPicker();
+            return switch (this) {
+                case LEVELING -> new LevelingPicker();
+                case LEVELING_BATCHED_L0 -> new LevelingPicker(true);
+                case TIERING -> new TieringPicker();
+            };
         }
     }
 

@@ -40,7 +40,10 @@ class LsmTreeModelTest {
         LEVELING(LsmTreeOptions.Policy.LEVELING, 0),
         TIERING(LsmTreeOptions.Policy.TIERING, 0),
         LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2),
-        LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3);
+        LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3),
+        /** Batched L0 (levels sized from l0MergeGroups·M): a smaller memory table so the tree still grows levels. */
+        LEVELING_BATCHED_L0(LsmTreeOptions.Policy.LEVELING_BATCHED_L0, 0),
+        LEVELING_BATCHED_L0_PARTITIONED(LsmTreeOptions.Policy.LEVELING_BATCHED_L0, 2);
 
         final LsmTreeOptions.Policy policy;
         final int memoryLevels;
@@ -52,6 +55,9 @@ class LsmTreeModelTest {
 
         LsmTreeOptions options() {
             LsmTreeOptions o = TreeFixture.smallTreeOptions(policy).withMemoryLevels(memoryLevels);
+            if (policy == LsmTreeOptions.Policy.LEVELING_BATCHED_L0 && memoryLevels == 0) {
+                return o.withMemoryTableBytes(32 * 1024);
+            }
             return memoryLevels == 0 ? o : o.withMemoryTableBytes(16 * 1024);
         }
 
