@@ -123,6 +123,7 @@ public final class SideBySide implements Callable<Integer> {
                             r.opsPerSecond(), (double) r.procWriteBytes() / r.operations(),
                             (double) r.engineBytesWritten() / r.operations(), r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk());
                     err.printf("  %s%n", r.engineBreakdown());
+                    writeJson(); // after every phase: a run stopped early keeps what it measured
                 }
                 ExtendedYcsb.deleteTree(data);
             }
@@ -133,16 +134,21 @@ public final class SideBySide implements Callable<Integer> {
         if (out != null) {
             Files.writeString(out, table);
         }
+        writeJson();
+        return 0;
+    }
+
+    private void writeJson() throws java.io.IOException {
         if (json != null) {
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), rows);
         }
-        return 0;
     }
 
     private void load(String engine, Path data, long total, long write, int rep) throws Exception {
         Files.createDirectories(data);
         Row r = phase(engine, "load", data, total, write, rep, false);
         rows.add(r);
+        writeJson();
         err.printf("%s load rep %d: %,.0f ops/s, %,.0f B written/op (/proc), %,.0f B/op (engine)%s%n  %s%n", engine, rep,
                 r.opsPerSecond(), (double) r.procWriteBytes() / r.operations(), (double) r.engineBytesWritten() / r.operations(),
                 r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk(), r.engineBreakdown());
@@ -211,7 +217,8 @@ public final class SideBySide implements Callable<Integer> {
 
     // ------------------------------------------------------------------------------------ table
 
-    private static final Map<String, Double> THROUGHPUT_TARGETS = Map.of("writeonly", 1.2, "a", 1.0, "c", 0.9, "e", 0.8);
+    /** Issue 13's throughput targets, Breakwater ÷ RocksDB (issue 6 had E ≥ 0.8 and no load target). */
+    private static final Map<String, Double> THROUGHPUT_TARGETS = Map.of("load", 1.0, "writeonly", 1.2, "a", 1.0, "c", 0.9, "e", 1.0);
 
     private List<Row> select(String engine, String workload) {
         List<Row> out = new ArrayList<>();
