@@ -62,6 +62,7 @@ public final class SideBySidePlot {
         CategoryChart bytes = new CategoryChartBuilder().width(720).height(440).title("Bytes written per operation (engine counters)")
                 .xAxisTitle("workload").yAxisTitle("bytes / op").build();
         bytes.getStyler().setStacked(true);
+        bytes.getStyler().setXAxisLabelRotation(45);
         for (var e : by.entrySet()) {
             List<String> xs = new ArrayList<>();
             List<Double> t = new ArrayList<>();
