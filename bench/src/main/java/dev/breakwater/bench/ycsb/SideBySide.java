@@ -241,8 +241,10 @@ public final class SideBySide implements Callable<Integer> {
         if (engines.size() < 2) {
             return singleTable();
         }
-        String a = engines.get(0);
-        String b = engines.get(1);
+        // Ratios are always Breakwater ÷ RocksDB (the targets are stated that way), whichever engine ran first.
+        boolean both = engines.contains("breakwater") && engines.contains("rocksdb");
+        String a = both ? "breakwater" : engines.get(0);
+        String b = both ? "rocksdb" : engines.get(1);
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("| workload | %s ops/s (median; runs) | %s ops/s (median; runs) | ratio | target | "
                 + "%s B written/op /proc, engine | %s B written/op /proc, engine | ratio /proc, engine |%n", a, b, a, b));
