@@ -3,6 +3,7 @@ package dev.breakwater.txn;
 import dev.breakwater.common.config.BloomAllocationKind;
 import dev.breakwater.common.config.ConfigException;
 import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.L0MergePolicy;
 import dev.breakwater.common.config.LeafCompression;
 import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.MergePolicyKind;
@@ -123,7 +124,7 @@ final class DatasetDirectory {
                 .withMemoryLevels(partitioned ? memoryLevels(c.get(ConfigOptions.WRITE_MEMORY), m0) : 0)
                 .withSizeRatio(c.get(ConfigOptions.SIZE_RATIO))
                 .withTargetTableBytes(c.get(ConfigOptions.TARGET_SSTABLE_SIZE))
-                .withPolicy(c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING ? LsmTreeOptions.Policy.TIERING : LsmTreeOptions.Policy.LEVELING)
+                .withPolicy(policy(c))
                 .withBloomAllocation(c.get(ConfigOptions.BLOOM_ALLOCATION) == BloomAllocationKind.MONKEY
                         ? LsmTreeOptions.BloomAllocation.MONKEY : LsmTreeOptions.BloomAllocation.UNIFORM)
                 .withCompression(c.get(ConfigOptions.LEAF_COMPRESSION) == LeafCompression.LZ4 ? Compression.LZ4 : Compression.NONE)
@@ -136,7 +137,16 @@ final class DatasetDirectory {
             o = o.withGarnering(c.get(ConfigOptions.GARNERING_SCALE));
         }
         int slowdown = c.get(ConfigOptions.L0_SLOWDOWN_GROUPS);
-        return o.withL0(Math.min(4, slowdown), slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
+        int mergeGroups = o.policy() == LsmTreeOptions.Policy.LEVELING_BATCHED_L0 ? Math.max(2, slowdown - 2) : Math.min(4, slowdown);
+        return o.withL0(mergeGroups, slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
+    }
+
+    private static LsmTreeOptions.Policy policy(StorageConfig c) {
+        if (c.get(ConfigOptions.MERGE_POLICY) == MergePolicyKind.TIERING) {
+            return LsmTreeOptions.Policy.TIERING;
+        }
+        return c.get(ConfigOptions.L0_MERGE_POLICY) == L0MergePolicy.BATCHED ? LsmTreeOptions.Policy.LEVELING_BATCHED_L0
+                : LsmTreeOptions.Policy.LEVELING;
     }
 
     /**

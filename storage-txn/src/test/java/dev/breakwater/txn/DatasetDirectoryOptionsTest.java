@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.config.ConfigException;
 import dev.breakwater.common.config.ConfigOptions;
+import dev.breakwater.common.config.L0MergePolicy;
 import dev.breakwater.common.config.MemoryComponentKind;
+import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.tree.LsmTreeOptions;
 import org.junit.jupiter.api.Test;
 
 /** How the configuration shapes each tree's memory component. */
@@ -51,5 +54,18 @@ class DatasetDirectoryOptionsTest {
         assertTrue(e.getMessage().contains("memory-component-vector-reserve"), e.getMessage());
         assertEquals(1 << 16, DatasetDirectory.memorySpec(vector.toBuilder()
                 .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 1 << 16).build()).vectorReserve());
+    }
+
+    @Test
+    void theL0MergePolicyChoosesThePickerAndTheL0Trigger() {
+        StorageConfig grouped = StorageConfig.defaults();
+        assertEquals(LsmTreeOptions.Policy.LEVELING, DatasetDirectory.treeOptions(grouped).policy());
+        assertEquals(4, DatasetDirectory.treeOptions(grouped).l0MergeGroups(), "min(4, slowdown 8)");
+        StorageConfig batched = grouped.toBuilder().set(ConfigOptions.L0_MERGE_POLICY, L0MergePolicy.BATCHED)
+                .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 14).set(ConfigOptions.L0_STOP_GROUPS, 20).build();
+        assertEquals(LsmTreeOptions.Policy.LEVELING_BATCHED_L0, DatasetDirectory.treeOptions(batched).policy());
+        assertEquals(12, DatasetDirectory.treeOptions(batched).l0MergeGroups(), "slowdown 14 - 2");
+        StorageConfig tiering = batched.toBuilder().set(ConfigOptions.MERGE_POLICY, MergePolicyKind.TIERING).build();
+        assertEquals(LsmTreeOptions.Policy.TIERING, DatasetDirectory.treeOptions(tiering).policy(), "the L0 policy is a leveling variant");
     }
 }

@@ -16,6 +16,7 @@ import dev.breakwater.txn.Tuple;
 import dev.breakwater.txn.UnknownDatasetException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -43,7 +44,8 @@ import site.ycsb.Status;
  * Properties: {@code breakwater.dir} (required), {@code breakwater.memory} (total memory, default
  * 256m), {@code breakwater.writememory} (default a quarter of the total), {@code breakwater.durability}
  * (SYNC or ASYNC, default ASYNC), {@code breakwater.directio} (default true),
- * {@code breakwater.memorycomponent} and {@code breakwater.maxlog} (optional).
+ * {@code breakwater.memorycomponent} and {@code breakwater.maxlog} (optional), and any engine option as
+ * {@code breakwater.option.<name>} (for example {@code breakwater.option.l0-merge-policy=BATCHED}).
  *
  * <p>Measurement: {@link #lastPhase()} holds the engine's I/O counters over the last open–close
  * cycle (a YCSB phase), read just before the engine closed.
@@ -56,9 +58,39 @@ public class BreakwaterDB extends DB {
     private static int users;
     private static volatile PhaseCounters lastPhase;
 
-    /** Engine counters over one open–close cycle: bytes written by purpose and bytes read. */
+    /**
+     * Engine counters over one open–close cycle: bytes written by purpose and bytes read, and the
+     * breakdown of bytes written ({@code log}, {@code flush}, {@code merge.L<i>} by merge output
+     * level, summed over the trees) with the level sizes at the end ({@code size.L<i>}).
+     */
     public record PhaseCounters(long flushBytes, long mergeBytes, long logBytes, long queryBytesRead,
-                                long mergeBytesRead, long totalBytesWritten) {
+                                long mergeBytesRead, long totalBytesWritten, Map<String, Long> breakdown) {
+    }
+
+    /** Log, flush and merge bytes per output level, and level sizes, from the engine's counters. */
+    static Map<String, Long> breakdown(EngineStatistics s) {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("log", s.io().bytesWritten(IoPurpose.LOG));
+        m.put("flush", s.io().bytesWritten(IoPurpose.FLUSH));
+        for (var t : s.trees().values()) {
+            List<Long> merged = t.mergeBytesWrittenByLevel();
+            for (int i = 0; i < merged.size(); i++) {
+                m.merge("merge.L" + i, merged.get(i), Long::sum);
+            }
+            m.merge("merges", t.merges(), Long::sum);
+            m.merge("flushes", t.flushes(), Long::sum);
+            m.merge("flushStallMillis", t.flushStallNanos() / 1_000_000, Long::sum);
+            m.merge("writeStallMillis", t.writeStallNanos() / 1_000_000, Long::sum);
+        }
+        for (var t : s.trees().values()) {
+            for (int i = 0; i < t.levelBytes().size(); i++) {
+                m.merge("size.L" + i, t.levelBytes().get(i), Long::sum);
+            }
+        }
+        m.put("gcMillis", s.gcMillis());
+        m.put("writeMemoryCapacity", s.writeMemoryCapacity());
+        m.put("tunerCycles", (long) s.tuner().size());
+        return m;
     }
 
     /** Counters of the last phase that closed the engine, or null. */
@@ -106,6 +138,12 @@ public class BreakwaterDB extends DB {
                 .set(ConfigOptions.MEMORY_COMPONENT_SIZE, component)
                 .set(ConfigOptions.DURABILITY, Durability.valueOf(p.getProperty("breakwater.durability", "ASYNC").toUpperCase(Locale.ROOT)))
                 .set(ConfigOptions.DIRECT_IO, Boolean.parseBoolean(p.getProperty("breakwater.directio", "true")));
+        for (String name : p.stringPropertyNames()) {
+            if (name.startsWith("breakwater.option.")) {
+                String v = p.getProperty(name);
+                b.set(name.substring("breakwater.option.".length()), v.matches("-?\\d+") ? (Object) Integer.valueOf(v) : v);
+            }
+        }
         String maxLog = p.getProperty("breakwater.maxlog");
         if (maxLog != null) {
             b.set(ConfigOptions.MAX_LOG_SIZE, Sizes.parse(maxLog));
@@ -133,7 +171,7 @@ public class BreakwaterDB extends DB {
                 var io = s.io();
                 lastPhase = new PhaseCounters(io.bytesWritten(IoPurpose.FLUSH), io.bytesWritten(IoPurpose.MERGE),
                         io.bytesWritten(IoPurpose.LOG), io.bytesRead(IoPurpose.QUERY), io.bytesRead(IoPurpose.MERGE),
-                        io.totalBytesWritten());
+                        io.totalBytesWritten(), breakdown(s));
                 engine.close();
             } catch (RuntimeException e) {
                 throw new DBException("closing Breakwater", e);

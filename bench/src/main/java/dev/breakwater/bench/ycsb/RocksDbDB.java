@@ -68,9 +68,13 @@ public class RocksDbDB extends DB {
     private static int users;
     private static volatile PhaseCounters lastPhase;
 
-    /** RocksDB's own counters over one open–close cycle (statistics tickers). */
+    /**
+     * RocksDB's own counters over one open–close cycle (statistics tickers), and the breakdown of
+     * bytes written ({@code log}, {@code flush}, {@code merge.L<i>} = compaction bytes written into
+     * level i, from the {@code rocksdb.cfstats} map property) with level sizes ({@code size.L<i>}).
+     */
     public record PhaseCounters(long flushBytes, long compactionBytesWritten, long walBytes, long compactionBytesRead,
-                                long stallMicros) {
+                                long stallMicros, Map<String, Long> breakdown) {
         public long totalBytesWritten() {
             return flushBytes + compactionBytesWritten + walBytes;
         }
@@ -141,13 +145,42 @@ public class RocksDbDB extends DB {
                         statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES),
                         statistics.getTickerCount(TickerType.WAL_FILE_BYTES),
                         statistics.getTickerCount(TickerType.COMPACT_READ_BYTES),
-                        statistics.getTickerCount(TickerType.STALL_MICROS));
+                        statistics.getTickerCount(TickerType.STALL_MICROS), breakdown());
             } catch (RocksDBException e) {
                 throw new DBException("flushing RocksDB", e);
             } finally {
                 closeResources();
             }
         }
+    }
+
+    /** Log, flush, compaction bytes written per output level, and level sizes. */
+    private static Map<String, Long> breakdown() throws RocksDBException {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("log", statistics.getTickerCount(TickerType.WAL_FILE_BYTES));
+        m.put("flush", statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES));
+        Map<String, String> cf = db.getMapProperty("rocksdb.cfstats");
+        java.util.TreeMap<String, Long> sizes = new java.util.TreeMap<>();
+        for (var e : new java.util.TreeMap<>(cf).entrySet()) {
+            java.util.regex.Matcher w = java.util.regex.Pattern.compile("compaction\\.L(\\d+)\\.(WriteGB|SizeBytes|CompCount)").matcher(e.getKey());
+            if (!w.matches()) {
+                continue;
+            }
+            double v = Double.parseDouble(e.getValue());
+            switch (w.group(2)) {
+                case "WriteGB" -> {
+                    long bytes = Math.round(v * (1L << 30));
+                    if (!w.group(1).equals("0")) { // L0 "writes" are flushes
+                        m.merge("merge.L" + w.group(1), bytes, Long::sum);
+                    }
+                }
+                case "SizeBytes" -> sizes.put("size.L" + w.group(1), (long) v);
+                default -> m.merge("merges", (long) v, Long::sum);
+            }
+        }
+        m.putAll(sizes);
+        m.put("stallMillis", statistics.getTickerCount(TickerType.STALL_MICROS) / 1000);
+        return m;
     }
 
     /** Waits until no flush or compaction is running or pending. */

@@ -111,6 +111,12 @@ public final class ConfigOptions {
     public static final Option<Integer> L0_STOP_GROUPS = define("l0-stop-groups", ValueType.INT, 12, "groups",
             2, 1000, null, null,
             "Number of L0 groups at which writes stop until merges reduce it.");
+    public static final Option<L0MergePolicy> L0_MERGE_POLICY = define("l0-merge-policy", ValueType.enumOf(L0MergePolicy.class),
+            L0MergePolicy.GROUPS, "", null, null, null, null,
+            "With LEVELING: GROUPS merges L0 into L1 at min(4, l0-slowdown-groups) groups and sizes levels from the tree's "
+                    + "write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
+                    + "batch (groups times M), for fewer, larger L0 merges and less write amplification at the cost of more L0 "
+                    + "groups to read (docs/design.md).");
     public static final Option<Integer> FLUSH_THREADS = define("flush-threads", ValueType.INT, 1, "threads",
             1, 64, null, null,
             "Threads that write flushes.");

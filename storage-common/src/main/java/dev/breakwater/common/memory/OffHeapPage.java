@@ -93,7 +93,8 @@ public final class OffHeapPage {
         if (dstOffset < 0 || dstOffset + len > dst.length) {
             throw new IndexOutOfBoundsException("destination range " + dstOffset + "+" + len + " outside byte[" + dst.length + "]");
         }
-        MEMORY.copyMemory(address + offset, dst, BYTE_ARRAY_BASE + dstOffset, len);
+        // The JDK's bulk copy: Chronicle's copyMemory between heap and native memory is a Java loop.
+        UnsafeMemory.UNSAFE.copyMemory(null, address + offset, dst, BYTE_ARRAY_BASE + dstOffset, len);
     }
 
     /** Copies {@code src[srcOffset..srcOffset+len)} to {@code offset}. */
@@ -102,7 +103,7 @@ public final class OffHeapPage {
         if (srcOffset < 0 || srcOffset + len > src.length) {
             throw new IndexOutOfBoundsException("source range " + srcOffset + "+" + len + " outside byte[" + src.length + "]");
         }
-        MEMORY.copyMemory(src, srcOffset, address + offset, len);
+        UnsafeMemory.UNSAFE.copyMemory(src, BYTE_ARRAY_BASE + srcOffset, null, address + offset, len); // bulk, see getBytes
     }
 
     /** Copies {@code len} bytes from {@code offset} of this page to {@code dstOffset} of {@code dst}. */

@@ -49,6 +49,7 @@ class StorageConfigTest {
         long declared = java.util.Arrays.stream(ConfigOptions.class.getFields())
                 .filter(f -> f.getType() == Option.class).count();
         assertEquals(declared, ConfigOptions.ALL.size());
+        assertEquals(L0MergePolicy.GROUPS, d.get(ConfigOptions.L0_MERGE_POLICY));
         assertEquals(true, d.get(ConfigOptions.TUNER));
     }
 
@@ -163,6 +164,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 100)
                 .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
+                .set(ConfigOptions.L0_MERGE_POLICY, L0MergePolicy.BATCHED)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
                 .set(ConfigOptions.MERGE_THREADS, 3)
                 .set(ConfigOptions.MEMORY_MERGE_THREADS, 2)

@@ -109,9 +109,7 @@ public final class MemorySSTableBuilder {
         MEMORY.writeInt(entry + KEY_LENGTH_OFFSET, keyLen);
         MEMORY.writeInt(entry + VALUE_LENGTH_OFFSET, tombstone ? TOMBSTONE : valueLength);
         OffHeapKeys.copyIn(key, keyLen, entry + ENTRY_HEADER_LENGTH);
-        if (valueLength > 0) {
-            MEMORY.copyMemory(value, 0, entry + ENTRY_HEADER_LENGTH + keyLen, valueLength);
-        }
+        OffHeapKeys.copyIn(value, valueLength, entry + ENTRY_HEADER_LENGTH + keyLen);
         MEMORY.writeInt(page + MemorySSTableDescriptor.slotOffset(pageEntries), dataStart);
         pageEntries++;
         MEMORY.writeInt(page + ENTRY_COUNT_OFFSET, pageEntries);

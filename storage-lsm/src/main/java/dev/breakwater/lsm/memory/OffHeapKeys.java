@@ -83,17 +83,22 @@ final class OffHeapKeys {
         return h;
     }
 
-    /** Copies {@code src[0..len)} to {@code address}. */
+    /**
+     * Copies {@code src[0..len)} to {@code address}. The JDK's bulk {@code Unsafe.copyMemory}, not
+     * Chronicle's {@code UnsafeMemory.copyMemory}, which copies between heap and native memory in a
+     * Java loop: that loop was most of the flush thread's CPU in the YCSB profile
+     * (docs/benchmarks-ycsb.md, issue 13), and 2-5 times slower for 1 KB values.
+     */
     static void copyIn(byte[] src, int len, long address) {
         if (len > 0) {
-            MEMORY.copyMemory(src, 0, address, len);
+            UnsafeMemory.UNSAFE.copyMemory(src, BYTE_ARRAY_BASE, null, address, len);
         }
     }
 
     /** Copies {@code len} bytes at {@code address} to {@code dst[0..len)}. */
     static void copyOut(long address, byte[] dst, int len) {
         if (len > 0) {
-            MEMORY.copyMemory(address, dst, BYTE_ARRAY_BASE, len);
+            UnsafeMemory.UNSAFE.copyMemory(null, address, dst, BYTE_ARRAY_BASE, len); // bulk, see copyIn
         }
     }
 }

@@ -71,11 +71,12 @@ public final class Coalescing {
      * What to run instead of {@code picked}: {@code picked} with a small neighbour merged in, an L0
      * coalescing when nothing was picked, or {@code picked} unchanged.
      */
-    public static Optional<MergeTask> refine(Optional<MergeTask> picked, Version v, Set<Long> busy, MergeSettings s) {
+    public static Optional<MergeTask> refine(LevelingPicker picker, Optional<MergeTask> picked, Version v, Set<Long> busy,
+                                             MergeSettings s) {
         if (picked.isPresent()) {
             return Optional.of(growNeighbour(picked.get(), v, busy, s));
         }
-        return pickL0(v, busy, s);
+        return pickL0(picker, v, busy, s);
     }
 
     /** A trivial move with the output run's small adjacent table merged in, if there is one. */
@@ -130,9 +131,9 @@ public final class Coalescing {
     }
 
     /** The L0 coalescing or oldest-group merge described in the class comment, or empty. */
-    static Optional<MergeTask> pickL0(Version v, Set<Long> busy, MergeSettings s) {
+    static Optional<MergeTask> pickL0(LevelingPicker picker, Version v, Set<Long> busy, MergeSettings s) {
         List<Run> l0 = v.level(0);
-        if (l0.isEmpty() || v.levelCount() < 2 || LevelingPicker.retiringL1(v, s)) {
+        if (l0.isEmpty() || v.levelCount() < 2 || picker.retiringL1(v, s)) {
             return Optional.empty();
         }
         Run oldest = l0.get(l0.size() - 1);

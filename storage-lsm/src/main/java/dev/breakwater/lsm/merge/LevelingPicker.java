@@ -40,16 +40,50 @@ import java.util.Set;
  * overlapping L1 tables along; L1 tables merge into L2 when nothing else is due; once L1 is empty it
  * is removed.
  *
- * <p>Thread safety: stateless; safe.
+ * <h2>Batched L0 ({@link #batched()})</h2>
+ * Under random keys every L0 group spans the whole key space (a group is one round-robin pass of
+ * partial flushes over the last memory level, about the write memory {@code M}), so any L0 merge
+ * overlaps, and rewrites, the whole of L1: its cost per byte taken from L0 is {@code |L1| / |L0|},
+ * whatever the closure or slicing. The only levers are how much L0 a merge takes and how large the
+ * level it lands in is. The batched variant merges L0 at {@code l0MergeGroups} groups set close to
+ * the flush slowdown (the caller's choice) and sizes the levels from that batch
+ * {@code B = l0MergeGroups·M} instead of from {@code M}: equation 1 of paper 000 with {@code B} in
+ * place of {@code a·M_w}, since {@code B} is what one L0 merge moves. Levels: add an empty L1 when
+ * {@code |L1| > B·T}; targets {@code max(B·T^i, |L_N| / T^(N-i))}; retire L1 when
+ * {@code B·T > f·|L2|}. With the default grouped variant {@code B = M}.
+ *
+ * <p>Thread safety: stateless (the variant is fixed at construction); safe.
  */
 public final class LevelingPicker implements MergePicker {
 
     /** Retire L1 only once the write memory exceeds what would add it by this factor. */
     static final double RETIRE_FACTOR = 1.5;
 
-    /** True if L1 should be retired: at least two levels and {@code M·T > f·|L2|}. */
-    static boolean retiringL1(Version v, MergeSettings s) {
-        return v.levelCount() - 1 >= 2 && (double) s.writeMemoryBytes() * s.sizeRatio() > RETIRE_FACTOR * v.levelBytes(2);
+    private final boolean batched;
+
+    /** The grouped-L0 leveling of paper 000 (levels sized from the write memory). */
+    public LevelingPicker() {
+        this(false);
+    }
+
+    /** @param batched true for the batched-L0 variant (levels sized from {@code l0MergeGroups·M}) */
+    public LevelingPicker(boolean batched) {
+        this.batched = batched;
+    }
+
+    /** True for the batched-L0 variant. */
+    public boolean batched() {
+        return batched;
+    }
+
+    /** The bytes one L0 merge is expected to move, from which level sizes follow: {@code M}, or {@code l0MergeGroups·M} when batched. */
+    long baseBytes(MergeSettings s) {
+        return batched ? s.writeMemoryBytes() * s.l0MergeGroups() : s.writeMemoryBytes();
+    }
+
+    /** True if L1 should be retired: at least two levels and {@code B·T > f·|L2|}. */
+    boolean retiringL1(Version v, MergeSettings s) {
+        return v.levelCount() - 1 >= 2 && (double) baseBytes(s) * s.sizeRatio() > RETIRE_FACTOR * v.levelBytes(2);
     }
 
     @Override
@@ -83,22 +117,22 @@ public final class LevelingPicker implements MergePicker {
         int n = v.levelCount() - 1;
         if (retiringL1(v, s)) {
             return v.level(1).isEmpty()
-                    ? Optional.of(new LevelChange(1, true, String.format("M*T = %d B exceeds %.1f*|L2| = %.0f B and L1 is empty: remove L1",
-                            s.writeMemoryBytes() * s.sizeRatio(), RETIRE_FACTOR, RETIRE_FACTOR * v.levelBytes(2))))
+                    ? Optional.of(new LevelChange(1, true, String.format("B*T = %d B exceeds %.1f*|L2| = %.0f B and L1 is empty: remove L1",
+                            baseBytes(s) * s.sizeRatio(), RETIRE_FACTOR, RETIRE_FACTOR * v.levelBytes(2))))
                     : Optional.empty();
         }
         long l1 = v.levelBytes(1);
-        if (l1 > s.writeMemoryBytes() * s.sizeRatio()) {
+        if (l1 > baseBytes(s) * s.sizeRatio()) {
             return Optional.of(new LevelChange(1, false, String.format(
-                    "|L1| = %d B exceeds M*T = %d B: add an empty L1", l1, s.writeMemoryBytes() * s.sizeRatio())));
+                    "|L1| = %d B exceeds B*T = %d B: add an empty L1", l1, baseBytes(s) * s.sizeRatio())));
         }
         return Optional.empty();
     }
 
     /** Target size of level {@code i} in {@code 1..N-1}. */
-    static long target(Version v, int i, MergeSettings s) {
+    long target(Version v, int i, MergeSettings s) {
         int n = v.levelCount() - 1;
-        double byMemory = s.writeMemoryBytes() * Math.pow(s.sizeRatio(), i);
+        double byMemory = baseBytes(s) * Math.pow(s.sizeRatio(), i);
         double byLast = v.levelBytes(n) / Math.pow(s.sizeRatio(), n - i);
         return (long) Math.max(byMemory, byLast);
     }

@@ -43,13 +43,18 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
                              Duration stallTimeout, long manifestRotateBytes, int memoryLevels, int runsPerLevel,
                              double garneringScale, BloomAllocation bloomAllocation) {
 
-    /** Merge policies. */
+    /**
+     * Merge policies. {@code LEVELING_BATCHED_L0} is leveling whose L0 merges move batches of
+     * {@code l0MergeGroups} groups and whose level sizes start from that batch ({@link LevelingPicker#batched()}).
+     */
     public enum Policy {
         LEVELING, TIERING,
         /** Up to {@code runsPerLevel} runs per level ({@link RunsPerLevelPicker}, paper 003's K). */
         RUNS_PER_LEVEL,
         /** Garnering (paper 004), {@link GarneringPicker}. */
-        GARNERING
+        GARNERING,
+        /** Leveling with batched L0 merges ({@link LevelingPicker#batched()}). */
+        LEVELING_BATCHED_L0
     }
 
     /**
@@ -71,6 +76,7 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
             case TIERING -> new TieringPicker();
             case RUNS_PER_LEVEL -> new RunsPerLevelPicker(runsPerLevel);
             case GARNERING -> new GarneringPicker(garneringScale);
+            case LEVELING_BATCHED_L0 -> new LevelingPicker(true);
         };
     }
 

@@ -58,8 +58,8 @@ final class MergeScheduler {
         while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
             Version v = tree.versions.current();
             Optional<MergeTask> task = picker.pick(v, busy, tree.mergeSettings());
-            if (picker instanceof LevelingPicker) { // trivial moves and coalescing of non-overlapping tables
-                task = Coalescing.refine(task, v, busy, tree.mergeSettings());
+            if (picker instanceof LevelingPicker leveling) { // trivial moves and coalescing of non-overlapping tables
+                task = Coalescing.refine(leveling, task, v, busy, tree.mergeSettings());
             }
             if (task.isEmpty()) {
                 if (running == 0 && !changedLevels && applyLevelChange(v)) {

@@ -25,7 +25,7 @@ class CoalescingTest {
     }
 
     private Optional<MergeTask> pick(Version v, Set<Long> busy) {
-        return Coalescing.refine(picker.pick(v, busy, settings), v, busy, settings);
+        return Coalescing.refine(picker, picker.pick(v, busy, settings), v, busy, settings);
     }
 
     @Test
@@ -104,8 +104,8 @@ class CoalescingTest {
                 L1: a-a:50
                 L2: z-z:50
                 """);
-        assertTrue(LevelingPicker.retiringL1(v, big));
-        assertTrue(Coalescing.refine(Optional.empty(), v, Set.of(), big).isEmpty());
+        assertTrue(new LevelingPicker().retiringL1(v, big));
+        assertTrue(Coalescing.refine(new LevelingPicker(), Optional.empty(), v, Set.of(), big).isEmpty());
     }
 
     @Test
@@ -159,6 +159,6 @@ class CoalescingTest {
                 L1: a-z:500
                 """);
         MergeTask picked = picker.pick(v, Set.of(), settings).orElseThrow();
-        assertSame(picked, Coalescing.refine(Optional.of(picked), v, Set.of(), settings).orElseThrow());
+        assertSame(picked, Coalescing.refine(new LevelingPicker(), Optional.of(picked), v, Set.of(), settings).orElseThrow());
     }
 }

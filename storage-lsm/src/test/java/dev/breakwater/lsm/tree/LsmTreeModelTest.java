@@ -46,7 +46,10 @@ class LsmTreeModelTest {
         LEVELING_PARTITIONED(LsmTreeOptions.Policy.LEVELING, 2),
         LEVELING_PARTITIONED_3(LsmTreeOptions.Policy.LEVELING, 3),
         /** Garnering with c = 0.5 (few, fast-growing levels) and Monkey filter sizing. */
-        GARNERING_MONKEY(LsmTreeOptions.Policy.GARNERING, 0);
+        GARNERING_MONKEY(LsmTreeOptions.Policy.GARNERING, 0),
+        /** Batched L0 (levels sized from l0MergeGroups·M): a smaller memory table so the tree still grows levels. */
+        LEVELING_BATCHED_L0(LsmTreeOptions.Policy.LEVELING_BATCHED_L0, 0),
+        LEVELING_BATCHED_L0_PARTITIONED(LsmTreeOptions.Policy.LEVELING_BATCHED_L0, 2);
 
         final LsmTreeOptions.Policy policy;
         final int memoryLevels;
@@ -60,6 +63,9 @@ class LsmTreeModelTest {
             LsmTreeOptions o = TreeFixture.smallTreeOptions(policy).withMemoryLevels(memoryLevels);
             if (policy == LsmTreeOptions.Policy.GARNERING) {
                 o = o.withGarnering(0.5).withBloomAllocation(LsmTreeOptions.BloomAllocation.MONKEY);
+            }
+            if (policy == LsmTreeOptions.Policy.LEVELING_BATCHED_L0 && memoryLevels == 0) {
+                return o.withMemoryTableBytes(32 * 1024);
             }
             return memoryLevels == 0 ? o : o.withMemoryTableBytes(16 * 1024);
         }
