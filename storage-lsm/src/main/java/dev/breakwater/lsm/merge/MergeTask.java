@@ -2,6 +2,7 @@ package dev.breakwater.lsm.merge;
 
 import dev.breakwater.lsm.version.TableMeta;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,6 +38,38 @@ public record MergeTask(List<Input> inputs, int outputLevel, long outputRunId, b
             all.addAll(in.tables());
         }
         return all;
+    }
+
+    /**
+     * True if this merge and {@code other} may not run at once because their outputs could overlap
+     * within one run: both write into the same run of the same level (not {@link #NEW_RUN}, which
+     * makes a run of its own) and the key hulls of their inputs, which bound their outputs,
+     * intersect. Disjoint input tables are not enough: a merge whose inputs have a gap between them
+     * writes across that gap.
+     */
+    public boolean outputCollidesWith(MergeTask other) {
+        if (outputRunId == NEW_RUN || other.outputRunId != outputRunId || other.outputLevel != outputLevel) {
+            return false;
+        }
+        byte[][] a = keyHull();
+        byte[][] b = other.keyHull();
+        return a[0] != null && b[0] != null
+                && Arrays.compareUnsigned(a[0], b[1]) <= 0 && Arrays.compareUnsigned(b[0], a[1]) <= 0;
+    }
+
+    /** The smallest and largest key of the input tables ({@code null}s if there are none). */
+    public byte[][] keyHull() {
+        byte[] lo = null;
+        byte[] hi = null;
+        for (TableMeta m : allTables()) {
+            if (lo == null || Arrays.compareUnsigned(m.smallest(), lo) < 0) {
+                lo = m.smallest();
+            }
+            if (hi == null || Arrays.compareUnsigned(m.largest(), hi) > 0) {
+                hi = m.largest();
+            }
+        }
+        return new byte[][] {lo, hi};
     }
 
     public long inputBytes() {

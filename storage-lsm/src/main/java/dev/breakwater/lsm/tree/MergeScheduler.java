@@ -11,7 +11,6 @@ import dev.breakwater.lsm.version.VersionEdit;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -86,45 +85,14 @@ final class MergeScheduler {
         notifyAll();
     }
 
-    /**
-     * True if {@code t} writes into the same run as a running merge and the key hulls of their
-     * inputs (which bound their outputs) overlap. Busy tables keep two merges from reading the same
-     * table, but not from writing the same gap: a merge that spans a gap between its inputs (a
-     * trivial move growing a neighbour, a coalescing, an L0 merge of a table flushed into the gap
-     * after the first was picked) would otherwise install a table overlapping the other's output.
-     * Outputs to {@link MergeTask#NEW_RUN} are runs of their own and never collide. Requires: this
-     * monitor held.
-     */
+    /** True if {@code t}'s output could overlap a running merge's ({@link MergeTask#outputCollidesWith}). Requires: this monitor held. */
     private boolean outputCollides(MergeTask t) {
-        if (t.outputRunId() == MergeTask.NEW_RUN) {
-            return false;
-        }
-        byte[][] hull = hull(t);
         for (MergeTask r : runningTasks) {
-            if (r.outputLevel() != t.outputLevel() || r.outputRunId() != t.outputRunId()) {
-                continue;
-            }
-            byte[][] other = hull(r);
-            if (Arrays.compareUnsigned(hull[0], other[1]) <= 0 && Arrays.compareUnsigned(other[0], hull[1]) <= 0) {
+            if (t.outputCollidesWith(r)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** Smallest and largest key of a task's inputs. */
-    private static byte[][] hull(MergeTask t) {
-        byte[] lo = null;
-        byte[] hi = null;
-        for (TableMeta m : t.allTables()) {
-            if (lo == null || Arrays.compareUnsigned(m.smallest(), lo) < 0) {
-                lo = m.smallest();
-            }
-            if (hi == null || Arrays.compareUnsigned(m.largest(), hi) > 0) {
-                hi = m.largest();
-            }
-        }
-        return new byte[][] {lo, hi};
     }
 
     /** Requires: this monitor held and no merge running. */
