@@ -133,14 +133,14 @@ public final class GarneringPicker implements MergePicker {
             }
             int level = (int) ls[0];
             Optional<MergeTask> t = level == 0
-                    ? LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? "garnering, retiring L1" : "garnering")
-                    : LevelMerges.fromLevel(v, level, busy, ls[1], String.format("garnering, capacity %d B", capacity(level, v, s)));
+                    ? LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (garnering, retiring L1)" : " (garnering)")
+                    : LevelMerges.fromLevel(v, level, busy, ls[1], String.format(" (garnering, capacity %d B)", capacity(level, v, s)));
             if (t.isPresent()) {
                 return t;
             }
         }
         if (retiring) {
-            return LevelMerges.fromLevel(v, 1, busy, 0, "garnering, draining a retiring L1");
+            return LevelMerges.fromLevel(v, 1, busy, 0, " (garnering, draining a retiring L1)");
         }
         return Optional.empty();
     }

@@ -32,8 +32,11 @@ final class LevelMerges {
     private LevelMerges() {
     }
 
-    /** An L0 merge into {@code target} (1, or 2 while L1 is retired: then overlapping L1 tables come along). */
-    static Optional<MergeTask> fromL0(Version v, Set<Long> busy, double score, int target, String why) {
+    /**
+     * An L0 merge into {@code target} (1, or 2 while L1 is retired: then overlapping L1 tables come
+     * along), for leveling and Garnering; {@code suffix} follows the target level in the reason.
+     */
+    static Optional<MergeTask> fromL0(Version v, Set<Long> busy, double score, int target, String suffix) {
         List<Run> groups = new ArrayList<>(v.level(0));
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
@@ -73,7 +76,7 @@ final class LevelMerges {
                         inputs.add(new MergeTask.Input(2, l2.id(), twoBelow));
                     }
                     best = new MergeTask(inputs, target, MergeTask.LEVEL_RUN, toLast, score, String.format(
-                            "L0 group of %d tables -> L%d (%s), overlap ratio %.2f", groups.get(gi).size(), target, why, ratio));
+                            "L0 group of %d tables -> L%d%s, overlap ratio %.2f", groups.get(gi).size(), target, suffix, ratio));
                 }
             }
             if (best != null) {
@@ -83,8 +86,8 @@ final class LevelMerges {
         return Optional.empty();
     }
 
-    /** A merge of one table of {@code level} (at least 1, not the last) into the level below. */
-    static Optional<MergeTask> fromLevel(Version v, int level, Set<Long> busy, double score, String why) {
+    /** A merge of one table of {@code level} (at least 1, not the last) into the level below; {@code suffix} as for {@link #fromL0}. */
+    static Optional<MergeTask> fromLevel(Version v, int level, Set<Long> busy, double score, String suffix) {
         if (v.level(level).isEmpty()) {
             return Optional.empty();
         }
@@ -110,7 +113,7 @@ final class LevelMerges {
                     inputs.add(new MergeTask.Input(level + 1, next.id(), below));
                 }
                 best = new MergeTask(inputs, level + 1, MergeTask.LEVEL_RUN, toLast, score, String.format(
-                        "L%d table #%d -> L%d (%s), overlap ratio %.2f", level, t.fileNumber(), level + 1, why, ratio));
+                        "L%d table #%d -> L%d%s, overlap ratio %.2f", level, t.fileNumber(), level + 1, suffix, ratio));
             }
         }
         return Optional.ofNullable(best);

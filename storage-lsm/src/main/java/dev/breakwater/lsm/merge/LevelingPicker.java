@@ -1,11 +1,7 @@
 package dev.breakwater.lsm.merge;
 
-import dev.breakwater.lsm.version.Run;
-import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -101,13 +97,14 @@ public final class LevelingPicker implements MergePicker {
                 break;
             }
             int level = (int) ls[0];
-            Optional<MergeTask> t = level == 0 ? pickL0(v, busy, ls[1], retiring ? 2 : 1) : pickLevel(v, level, busy, ls[1]);
+            Optional<MergeTask> t = level == 0 ? LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "")
+                    : LevelMerges.fromLevel(v, level, busy, ls[1], "");
             if (t.isPresent()) {
                 return t;
             }
         }
         if (retiring && !v.level(1).isEmpty()) {
-            return pickLevel(v, 1, busy, 0); // low priority: drain L1 into L2
+            return LevelMerges.fromLevel(v, 1, busy, 0, ""); // low priority: drain L1 into L2
         }
         return Optional.empty();
     }
@@ -135,179 +132,5 @@ public final class LevelingPicker implements MergePicker {
         double byMemory = baseBytes(s) * Math.pow(s.sizeRatio(), i);
         double byLast = v.levelBytes(n) / Math.pow(s.sizeRatio(), n - i);
         return (long) Math.max(byMemory, byLast);
-    }
-
-    /**
-     * An L0 merge into {@code target} (1, or 2 while L1 is being retired, in which case the
-     * overlapping L1 tables come along).
-     */
-    private static Optional<MergeTask> pickL0(Version v, Set<Long> busy, double score, int target) {
-        List<Run> groups = new ArrayList<>(v.level(0));
-        // Smallest group first; among equals, the oldest (last in newest-first order).
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < groups.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.comparingInt((Integer i) -> groups.get(i).size()).thenComparing(Comparator.reverseOrder()));
-        Run l1 = v.levelCount() > 1 && !v.level(1).isEmpty() ? v.level(1).get(0) : null;
-        Run l2 = target == 2 && !v.level(2).isEmpty() ? v.level(2).get(0) : null;
-        for (int gi : order) {
-            MergeTask best = null;
-            double bestRatio = Double.MAX_VALUE;
-            for (TableMeta seed : groups.get(gi).tables()) {
-                List<MergeTask.Input> l0Inputs = closure(groups, seed);
-                if (l0Inputs == null || anyBusy(l0Inputs, busy)) {
-                    continue;
-                }
-                byte[][] range = range(l0Inputs);
-                long l0Bytes = bytes(l0Inputs);
-                List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(range[0], range[1]);
-                List<TableMeta> twoBelow = List.of();
-                if (target == 2) {
-                    byte[][] widened = below.isEmpty() ? range : widen(range, below);
-                    twoBelow = l2 == null ? List.of() : l2.overlapping(widened[0], widened[1]);
-                }
-                if (below.stream().anyMatch(t -> busy.contains(t.fileNumber())) || twoBelow.stream().anyMatch(t -> busy.contains(t.fileNumber()))) {
-                    continue;
-                }
-                double ratio = (double) (bytes(below) + bytes(twoBelow)) / Math.max(1, l0Bytes);
-                if (ratio < bestRatio) {
-                    bestRatio = ratio;
-                    List<MergeTask.Input> inputs = new ArrayList<>(l0Inputs);
-                    if (!below.isEmpty()) {
-                        inputs.add(new MergeTask.Input(1, l1.id(), below));
-                    }
-                    if (!twoBelow.isEmpty()) {
-                        inputs.add(new MergeTask.Input(2, l2.id(), twoBelow));
-                    }
-                    best = new MergeTask(inputs, target, MergeTask.LEVEL_RUN, v.levelCount() - 1 == target,
-                            score, String.format("L0 group of %d tables -> L%d%s, overlap ratio %.2f", groups.get(gi).size(), target,
-                            target == 2 ? " (retiring L1)" : "", ratio));
-                }
-            }
-            if (best != null) {
-                return Optional.of(best);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * The L0 tables (from all groups, newest group first) overlapping the key range that grows
-     * from {@code seed} until no further L0 table overlaps it.
-     */
-    private static List<MergeTask.Input> closure(List<Run> groups, TableMeta seed) {
-        byte[] lo = seed.smallest();
-        byte[] hi = seed.largest();
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (Run g : groups) {
-                for (TableMeta t : g.overlapping(lo, hi)) {
-                    if (Arrays.compareUnsigned(t.smallest(), lo) < 0) {
-                        lo = t.smallest();
-                        grew = true;
-                    }
-                    if (Arrays.compareUnsigned(t.largest(), hi) > 0) {
-                        hi = t.largest();
-                        grew = true;
-                    }
-                }
-            }
-        }
-        List<MergeTask.Input> inputs = new ArrayList<>();
-        for (Run g : groups) {
-            List<TableMeta> ts = g.overlapping(lo, hi);
-            if (!ts.isEmpty()) {
-                inputs.add(new MergeTask.Input(0, g.id(), ts));
-            }
-        }
-        return inputs;
-    }
-
-    private static Optional<MergeTask> pickLevel(Version v, int level, Set<Long> busy, double score) {
-        Run run = v.level(level).get(0);
-        Run next = v.level(level + 1).isEmpty() ? null : v.level(level + 1).get(0);
-        boolean toLast = level + 1 == v.levelCount() - 1;
-        MergeTask best = null;
-        double bestRatio = Double.MAX_VALUE;
-        for (TableMeta t : run.tables()) {
-            if (busy.contains(t.fileNumber())) {
-                continue;
-            }
-            List<TableMeta> below = next == null ? List.of() : next.overlapping(t.smallest(), t.largest());
-            if (below.stream().anyMatch(b -> busy.contains(b.fileNumber()))) {
-                continue;
-            }
-            double ratio = (double) bytes(below) / Math.max(1, t.sizeBytes());
-            if (ratio < bestRatio) {
-                bestRatio = ratio;
-                List<MergeTask.Input> inputs = new ArrayList<>();
-                inputs.add(new MergeTask.Input(level, run.id(), List.of(t)));
-                if (!below.isEmpty()) {
-                    inputs.add(new MergeTask.Input(level + 1, next.id(), below));
-                }
-                best = new MergeTask(inputs, level + 1, MergeTask.LEVEL_RUN, toLast, score,
-                        String.format("L%d table #%d -> L%d, overlap ratio %.2f", level, t.fileNumber(), level + 1, ratio));
-            }
-        }
-        return Optional.ofNullable(best);
-    }
-
-    private static byte[][] widen(byte[][] range, List<TableMeta> tables) {
-        byte[] lo = range[0];
-        byte[] hi = range[1];
-        for (TableMeta t : tables) {
-            if (Arrays.compareUnsigned(t.smallest(), lo) < 0) {
-                lo = t.smallest();
-            }
-            if (Arrays.compareUnsigned(t.largest(), hi) > 0) {
-                hi = t.largest();
-            }
-        }
-        return new byte[][] {lo, hi};
-    }
-
-    private static boolean anyBusy(List<MergeTask.Input> inputs, Set<Long> busy) {
-        for (MergeTask.Input in : inputs) {
-            for (TableMeta t : in.tables()) {
-                if (busy.contains(t.fileNumber())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static byte[][] range(List<MergeTask.Input> inputs) {
-        byte[] lo = null;
-        byte[] hi = null;
-        for (MergeTask.Input in : inputs) {
-            for (TableMeta t : in.tables()) {
-                if (lo == null || Arrays.compareUnsigned(t.smallest(), lo) < 0) {
-                    lo = t.smallest();
-                }
-                if (hi == null || Arrays.compareUnsigned(t.largest(), hi) > 0) {
-                    hi = t.largest();
-                }
-            }
-        }
-        return new byte[][] {lo, hi};
-    }
-
-    private static long bytes(List<MergeTask.Input> inputs) {
-        long s = 0;
-        for (MergeTask.Input in : inputs) {
-            s += bytes(in.tables());
-        }
-        return s;
-    }
-
-    private static long bytes(Collection<TableMeta> tables) {
-        long s = 0;
-        for (TableMeta t : tables) {
-            s += t.sizeBytes();
-        }
-        return s;
     }
 }
