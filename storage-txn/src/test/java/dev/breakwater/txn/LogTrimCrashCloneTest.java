@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Log trimming and compression (paper 002) against a {@link TreeMap} model, with crash clones taken
@@ -50,17 +50,12 @@ class LogTrimCrashCloneTest {
      * Thirteen times more keys and half the write memory: partial flushes write some keys of a
      * transaction out while its other keys stay in memory, the situation where keeping a record
      * whole for one live operation would replay its stale ones (this test fails at once if the
-     * trimmer keeps records whole). Checks the primary index only.
-     *
-     * <p><b>Not yet passing reliably, hence off by default</b> ({@code -Dbreakwater.logTrimStress=true}
-     * runs it) and why {@code log-trim} stays off by default: in about one run in three an image
-     * recovers one primary row one write too old. With packing off, the same load recovers a stale or
-     * missing secondary-index entry in about one run in three as well (seen with {@code log-trim} and
-     * {@code log-compression} set false in {@link CrashWorkload#config(boolean)}), so at least part of
-     * it is outside the packer; which part is not known yet.
+     * trimmer keeps records whole), and where flushes run between the packer's judgements of two
+     * writes of one key. It failed in about half the runs (a row or index entry one write too old)
+     * while the packer read each segment oldest record first; see {@code
+     * SegmentPackerTest#aPassJudgesEveryRecordAfterEveryNewerOne}.
      */
     @Test
-    @EnabledIfSystemProperty(named = "breakwater.logTrimStress", matches = "true")
     void withPartialFlushesEveryKeyRecoversItsNewestWrite() throws Exception {
         run(2, null, 20_000, true);
     }
@@ -92,8 +87,12 @@ class LogTrimCrashCloneTest {
             if (failing != null) {
                 // Only the packer's own files (the temporaries it writes, syncs and renames): everything
                 // else must keep working.
+                // Failures among the first 60 such operations only: the early passes fail (some after a
+                // prefix of their swaps), the later ones succeed, whatever the machine's speed.
                 var random = FaultInjectors.failRandomly(seed, 0.2, failing);
-                fs.setInjector((op, p) -> p.toString().contains(".packing") ? random.maybeFail(op, p) : null);
+                var seen = new AtomicInteger();
+                fs.setInjector((op, p) -> p.toString().contains(".packing") && op == failing && seen.incrementAndGet() <= 60
+                        ? random.maybeFail(op, p) : null);
             }
             for (int step = 0; step < 24_000; step++) {
                 int n = 1 + rnd.nextInt(3);
@@ -131,16 +130,17 @@ class LogTrimCrashCloneTest {
         }
         if (config.get(ConfigOptions.LOG_TRIM)) {
             assertTrue(stats.trimmedSegments() > 0, "the packer trimmed: " + stats);
+            assertTrue(failing == null || stats.failures() > 0, "passes failed: " + stats);
             assertTrue(stats.recordsDropped() + stats.recordsReduced() > 0, "records were trimmed: " + stats);
         }
         for (int i = 0; i < images.size(); i++) {
             String what = "seed " + seed + " image " + i + " (" + failing + " failing)";
             try (StorageEngine recovered = StorageEngine.open(images.get(i), DIR, config)) {
-                assertSame(expected.get(i), scan(recovered.dataset("rows"), what, !large), what);
+                assertSame(expected.get(i), scan(recovered.dataset("rows"), what), what);
             }
         }
         try (StorageEngine reopened = StorageEngine.open(fs.crashClone(), DIR, config)) {
-            assertSame(model, scan(reopened.dataset("rows"), "final image", !large), "final image");
+            assertSame(model, scan(reopened.dataset("rows"), "final image"), "final image");
         }
     }
 
@@ -163,13 +163,10 @@ class LogTrimCrashCloneTest {
                 + " chars, " + Integer.toHexString(t.getString(2).hashCode()) + ")";
     }
 
-    private static Map<Long, Tuple> scan(Dataset ds, String what, boolean checkIndex) {
+    private static Map<Long, Tuple> scan(Dataset ds, String what) {
         Map<Long, Tuple> rows = new TreeMap<>();
         try (Cursor<Tuple> c = ds.scan(KeyRange.all())) {
             c.forEachRemaining(t -> rows.put(t.getLong(0), t));
-        }
-        if (!checkIndex) {
-            return rows;
         }
         List<Tuple> indexed = new ArrayList<>();
         try (Cursor<Tuple> c = ds.index("by_tag").scan(KeyRange.all())) {

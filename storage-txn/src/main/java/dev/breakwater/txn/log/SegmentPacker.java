@@ -46,11 +46,11 @@ import org.slf4j.LoggerFactory;
  *       report can drop a needed operation or keep a stale one. Records at or above
  *       {@code min(end of log, oldest unapplied commit)} (read in that order, as {@code
  *       LogKeepPoint} does) are kept whole: they may not be in memory yet.</li>
- *   <li><b>Newest segment first, then older ones.</b> Every pass filters <em>all</em> sealed
- *       segments, newest first, so each older segment is filtered later than every newer one. If
- *       a newer operation on a key was dropped at time t (its key no longer in memory, hence on
- *       disk), every older operation on that key was also gone from memory at t, and the older
- *       segments, filtered after t, drop it too, unless a still newer write on the key came back
+ *   <li><b>Newest record first.</b> Every pass filters <em>all</em> sealed segments, newest
+ *       first, and the records of each segment newest first too ({@link SegmentRecords}), so each
+ *       operation is judged after every newer one. If a newer operation on a key was dropped at
+ *       time t (its key no longer in memory, hence on disk), every older operation on that key was
+ *       also gone from memory at t, and, judged after t, is dropped too, unless a still newer write on the key came back
  *       into memory, which is then kept and replayed last.</li>
  *   <li><b>Durable before swapped.</b> Before the first swap of a pass, the log is made durable up
  *       to its end as read after the last filtering (ASYNC: a dropped operation may have been
@@ -250,36 +250,49 @@ public final class SegmentPacker implements Runnable {
      * keeps (records at or above {@code bound} whole) and returns it, or null if it would be the same.
      */
     private Prepared filter(SegmentList.Sealed s, long bound) throws IOException {
-        ByteBuffer out = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 64, s.endLsn() - s.firstLsn()))
-                .order(ByteOrder.LITTLE_ENDIAN);
-        int[] records = new int[1];
-        boolean[] changed = new boolean[1];
-        boolean wasTrimmed = forEachRecord(s, (lsn, payload) -> {
-            ByteBuffer kept = lsn >= bound ? payload : trimmer.trim(lsn, payload);
-            if (kept == null) {
-                changed[0] = true;
+        SegmentRecords records = SegmentRecords.read(s.endLsn() - s.firstLsn(), consumer -> forEachRecord(s, consumer));
+        int n = records.count();
+        // Newest record first, within the segment as across segments (rule 2): an older operation on
+        // a key must be judged after every newer one, or a flush between the two judgements keeps the
+        // older write and drops the newer one that superseded it on disk.
+        ByteBuffer[] kept = new ByteBuffer[n];
+        boolean changed = false;
+        for (int i = n - 1; i >= 0; i--) {
+            ByteBuffer payload = records.payload(i);
+            long lsn = records.lsn(i);
+            kept[i] = lsn >= bound ? payload : trimmer.trim(lsn, payload);
+            if (kept[i] == null) {
+                changed = true;
                 recordsDropped++;
-                return;
-            }
-            if (kept != payload) {
-                changed[0] = true;
+            } else if (kept[i] != payload) {
+                changed = true;
                 recordsReduced++;
             }
-            int length = kept.remaining();
-            int at = out.position();
-            LogRecordFormat.writeHeader(out, at, length, LogRecordFormat.checksum(crc, kept, lsn), lsn);
-            out.position(LogRecordFormat.payloadOffset(at));
-            out.put(kept.duplicate());
-            records[0]++;
-        });
-        if (!changed[0] && (s.packed() || !options.compress())) {
+        }
+        if (!changed && (s.packed() || !options.compress())) {
             return null; // a rewrite would hold the same records in the same form
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 64, s.endLsn() - s.firstLsn()))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        int written = 0;
+        for (int i = 0; i < n; i++) {
+            if (kept[i] == null) {
+                continue;
+            }
+            long lsn = records.lsn(i);
+            int length = kept[i].remaining();
+            int at = out.position();
+            LogRecordFormat.writeHeader(out, at, length, LogRecordFormat.checksum(crc, kept[i], lsn), lsn);
+            out.position(LogRecordFormat.payloadOffset(at));
+            out.put(kept[i].duplicate());
+            written++;
         }
         out.flip();
         Path temp = SegmentFiles.tempPath(log.directory(), s.firstLsn());
-        long stored = PackedSegmentWriter.write(log.fileSystem(), temp, s.firstLsn(), s.endLsn(), out, records[0],
-                wasTrimmed || changed[0], options.compress());
-        return new Prepared(s.firstLsn(), temp, stored, wasTrimmed || changed[0]);
+        boolean trimmed = records.wasTrimmed() || changed;
+        long stored = PackedSegmentWriter.write(log.fileSystem(), temp, s.firstLsn(), s.endLsn(), out, written, trimmed,
+                options.compress());
+        return new Prepared(s.firstLsn(), temp, stored, trimmed);
     }
 
     /** Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies). */

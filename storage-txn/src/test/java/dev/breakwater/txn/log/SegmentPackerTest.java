@@ -16,6 +16,7 @@ import dev.breakwater.common.io.MemFileSystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -177,6 +178,43 @@ class SegmentPackerTest {
         }
         try (LogManager log = LogTestSupport.open(fs, options)) {
             assertTrue(log.diskBytes() < log.sizeBytes(), "trimmed and compressed: " + log.diskBytes());
+        }
+    }
+
+    /**
+     * The order the packer's safety rests on (rule 2 of {@link SegmentPacker}): within a pass every
+     * record is judged after every newer one, inside a segment as across segments. A trimmer whose
+     * answer changes between two questions (a flush in between) would otherwise keep an older write
+     * of a key and drop the newer one, and replay would resurrect the older value; the crash-clone
+     * stress load found exactly that when a segment was read oldest record first.
+     */
+    @Test
+    void aPassJudgesEveryRecordAfterEveryNewerOne() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        List<Long> asked = new ArrayList<>();
+        RecordTrimmer recording = new RecordTrimmer() {
+            @Override
+            public long oldestUnapplied() {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public ByteBuffer trim(long lsn, ByteBuffer payload) {
+                asked.add(lsn);
+                return asked.size() % 3 == 0 ? null : payload;
+            }
+        };
+        try (LogManager log = LogTestSupport.open(fs, LogOptions.of(SEGMENT, Durability.SYNC))) {
+            append(log, 1500, 0);
+            assertTrue(log.sealedSegments().size() > 3, "several sealed segments");
+            new SegmentPacker(log, new PackingOptions(false, true, 1, 1, 10), recording, () -> 1).trimPass();
+            long sealedEnd = sealedEnd(log);
+            assertTrue(asked.size() > 3 * log.sealedSegments().size(), "several records per segment: " + asked.size());
+            for (int i = 1; i < asked.size(); i++) {
+                assertTrue(asked.get(i) < asked.get(i - 1), "record " + asked.get(i) + " judged after the older "
+                        + asked.get(i - 1));
+            }
+            assertTrue(asked.get(0) < sealedEnd, "only sealed records are judged");
         }
     }
 
