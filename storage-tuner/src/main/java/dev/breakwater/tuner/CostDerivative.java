@@ -8,7 +8,7 @@ package dev.breakwater.tuner;
  * @param writePrime       {@code write'(x)}, eq. 5 (zero or negative)
  * @param simulatedPrime   {@code (saved_q + saved_m) / sim}, per operation: reads a smaller cache would add
  * @param mergeReadPrime   {@code write'(x) · read_m / merge}: merge reads saved along with merge writes
- * @param writeCost        pages written per operation by flushes and merges, {@code write(x)}
+ * @param writeCost        pages written per operation by flushes, merges and log trimming, {@code write(x)}
  * @param readCost         pages read from disk per operation by queries and merges, {@code read(x)}
  * @param omega            the write weight ω
  * @param gamma            the read weight γ

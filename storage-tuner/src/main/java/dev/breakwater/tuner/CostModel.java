@@ -34,7 +34,17 @@ package dev.breakwater.tuner;
  *   <li><b>No merge writes at all</b> ({@code merge = 0}): the merge-read term of eq. 6 is 0
  *       (it is {@code write'(x) · read_m / merge} and {@code write'(x)} is 0 then too).</li>
  * </ol>
- * Empty cycles ({@code op = 0}) and a disabled simulated cache ({@code sim = 0}) are not guarded
+ * <h2>Log trimming (paper 002)</h2>
+ * With {@code log-trim} on, the log packer's own writes are write cost: {@code write(x)} counts them
+ * ({@code logTrimWritePages}). They add no term to {@code write'(x)}: a pass starts when the sealed
+ * log reaches λ_t times the data in write memory and rewrites what is still live, about that data,
+ * so both the bytes a pass writes and the log growth between passes are proportional to {@code x},
+ * and the trim's writes per operation do not depend on {@code x} to first order. What trimming does
+ * change is where the log stops letting write memory grow: log-triggered flushes fire on the
+ * trimmed size on disk, so {@code flush_log_i} stays small up to a larger {@code x}, and the scale
+ * factor of eq. 5, measured every cycle, carries that moved limit into {@code write'(x)}.
+ *
+ * <p>Empty cycles ({@code op = 0}) and a disabled simulated cache ({@code sim = 0}) are not guarded
  * here but refused by the controller ({@link MemoryTuner}), which takes no step on them.
  *
  * <p>Thread safety: stateless; static methods only.
@@ -79,7 +89,7 @@ public final class CostModel {
                 : (sample.savedQueryPages() + sample.savedMergePages()) / ops / sample.simulatedBytes();
         double mergeReadPrime = sample.mergeWritePages() == 0 ? 0
                 : writePrime * sample.mergeReadPages() / (double) sample.mergeWritePages();
-        double writeCost = (sample.flushWritePages() + sample.mergeWritePages()) / ops;
+        double writeCost = (sample.flushWritePages() + sample.mergeWritePages() + sample.logTrimWritePages()) / ops;
         double readCost = (sample.queryReadPages() + sample.mergeReadPages()) / ops;
         return new CostDerivative(writePrime, simulatedPrime, mergeReadPrime, writeCost, readCost, omega, gamma, guarded);
     }

@@ -18,15 +18,25 @@ import java.util.List;
  * @param pageSize            bytes per page
  * @param writeMemoryBytes    write memory during the cycle ({@code x})
  * @param totalMemoryBytes    write memory plus buffer cache ({@code M})
+ * @param logTrimWritePages   pages the log packer wrote (trimmed and compressed segments, paper 002); 0 without it
  */
 public record TuningSample(long ops, List<TreeSample> trees, long savedQueryPages, long savedMergePages,
                            long simulatedBytes, long queryReadPages, long mergeReadPages, long flushWritePages,
-                           long mergeWritePages, int pageSize, long writeMemoryBytes, long totalMemoryBytes) {
+                           long mergeWritePages, int pageSize, long writeMemoryBytes, long totalMemoryBytes,
+                           long logTrimWritePages) {
+
+    /** A cycle of an engine whose log is not packed ({@code logTrimWritePages = 0}). */
+    public TuningSample(long ops, List<TreeSample> trees, long savedQueryPages, long savedMergePages,
+                        long simulatedBytes, long queryReadPages, long mergeReadPages, long flushWritePages,
+                        long mergeWritePages, int pageSize, long writeMemoryBytes, long totalMemoryBytes) {
+        this(ops, trees, savedQueryPages, savedMergePages, simulatedBytes, queryReadPages, mergeReadPages,
+                flushWritePages, mergeWritePages, pageSize, writeMemoryBytes, totalMemoryBytes, 0);
+    }
 
     public TuningSample {
         trees = List.copyOf(trees);
         if (ops < 0 || savedQueryPages < 0 || savedMergePages < 0 || simulatedBytes < 0 || queryReadPages < 0
-                || mergeReadPages < 0 || flushWritePages < 0 || mergeWritePages < 0) {
+                || mergeReadPages < 0 || flushWritePages < 0 || mergeWritePages < 0 || logTrimWritePages < 0) {
             throw new IllegalArgumentException("negative count in a tuning sample: " + this
                     + "; a cycle is the difference of a later snapshot minus an earlier one");
         }

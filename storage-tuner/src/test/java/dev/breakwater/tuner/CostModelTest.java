@@ -65,6 +65,21 @@ class CostModelTest {
         assertEquals(-1.0 / (X * Math.log(1000)), CostModel.derive(sample(List.of(noFlush), 0, 0, 0, 100), 1, 1, 10).writePrime(), 1e-18);
     }
 
+    /** The log packer's writes are write cost but no derivative term (see {@link CostModel}, "Log trimming"). */
+    @Test
+    void logTrimWritesCountAsWriteCostOnly() {
+        TreeSample a = new TreeSample("a", 100 * PAGE, 300, 100, 500L * X, 0.5);
+        TuningSample plain = sample(List.of(a), 40, 10, 60, 300);
+        TuningSample trimmed = new TuningSample(100, List.of(a), 40, 10, 2_000_000, 50, 60, 30, 300, PAGE, X, TOTAL, 70);
+        CostDerivative p = CostModel.derive(plain, 2, 1, 10);
+        CostDerivative t = CostModel.derive(trimmed, 2, 1, 10);
+        assertEquals(p.writeCost() + 0.7, t.writeCost(), 1e-12);
+        assertEquals(p.cost() + 2 * 0.7, t.cost(), 1e-12);
+        assertEquals(p.costPrime(), t.costPrime(), 1e-18);
+        assertThrows(IllegalArgumentException.class,
+                () -> new TuningSample(100, List.of(a), 0, 0, 1, 0, 0, 0, 0, PAGE, X, TOTAL, -1));
+    }
+
     @Test
     void badInputIsRefusedWithItsName() {
         assertThrows(IllegalArgumentException.class, () -> new TreeSample("t", -1, 0, 0, 0, 0.5));

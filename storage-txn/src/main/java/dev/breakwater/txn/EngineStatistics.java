@@ -7,6 +7,7 @@ import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
 import dev.breakwater.tuner.TuningCycle;
 import dev.breakwater.txn.lock.LockStats;
 import dev.breakwater.txn.log.LogStatistics;
+import dev.breakwater.txn.log.PackerStatistics;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
@@ -31,11 +32,14 @@ import java.util.Map;
  *                           writes, and pool utilization over time
  * @param operations         point reads, scans and record writes since open ({@code op} for the tuner)
  * @param tuner              the memory tuner's recent cycles, oldest first (docs/tuner.md)
+ * @param logPacker          the log packer's counters (paper 002; all zero when {@code log-trim} and
+ *                           {@code log-compression} are off)
  */
 public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot bufferCache, long writeMemoryUsed,
                                long writeMemoryCapacity, LogStatistics log, long logSizeBytes, LockStats locks,
                                long transactionRetries, Map<String, TreeStatisticsSnapshot> trees, long gcMillis,
-                               WriteMemorySnapshot writeMemory, OperationCounts operations, List<TuningCycle> tuner) {
+                               WriteMemorySnapshot writeMemory, OperationCounts operations, List<TuningCycle> tuner,
+                               PackerStatistics logPacker) {
 
     static EngineStatistics of(StorageEngine e) {
         Map<String, TreeStatisticsSnapshot> trees = new LinkedHashMap<>();
@@ -48,6 +52,6 @@ public record EngineStatistics(IoStatisticsSnapshot io, BufferCacheSnapshot buff
         }
         return new EngineStatistics(e.io.snapshot(), e.cache.snapshot(), e.pool.usedBytes(), e.pool.capacityBytes(),
                 e.log.statistics(), e.log.sizeBytes(), e.locks.stats(), e.locks.retries(), trees, gc, e.writeMemory.snapshot(),
-                e.operations.snapshot(), e.tunerHistory());
+                e.operations.snapshot(), e.tunerHistory(), e.packer.statistics());
     }
 }

@@ -25,7 +25,8 @@ import java.util.List;
  *       memory the manager sizes its levels for), or its current share when it has no average;</li>
  *   <li>{@code saved_q}, {@code saved_m}, {@code sim}: the buffer cache's simulated-cache counters and
  *       ghost capacity in pages times the page size;</li>
- *   <li>{@code read_q}, {@code read_m}, flush and merge pages written: the I/O counters by purpose.</li>
+ *   <li>{@code read_q}, {@code read_m}, flush and merge pages written: the I/O counters by purpose;</li>
+ *   <li>log-trim pages written: the log packer's {@code bytesWritten} over the page size (rounded up).</li>
  * </ul>
  *
  * <p>Thread safety: stateless.
@@ -58,7 +59,8 @@ final class TuningSampleAdapter {
                 diff(c1.saved(IoPurpose.QUERY), c0.saved(IoPurpose.QUERY)), diff(c1.saved(IoPurpose.MERGE), c0.saved(IoPurpose.MERGE)),
                 c1.simulatedCapacityPages() * pageSize, Math.max(0, io.pagesRead(IoPurpose.QUERY)),
                 Math.max(0, io.pagesRead(IoPurpose.MERGE)), Math.max(0, io.pagesWritten(IoPurpose.FLUSH)),
-                Math.max(0, io.pagesWritten(IoPurpose.MERGE)), pageSize, x, totalMemory);
+                Math.max(0, io.pagesWritten(IoPurpose.MERGE)), pageSize, x, totalMemory,
+                (diff(after.logPacker().bytesWritten(), before.logPacker().bytesWritten()) + pageSize - 1) / pageSize);
     }
 
     static long deepestNonEmptyLevel(TreeStatisticsSnapshot t) {

@@ -44,7 +44,10 @@ final class Reports {
         }
         boolean consistent = checks.stream().allMatch(CheckResult::ok);
         double readPages = (double) io.pagesRead(IoPurpose.QUERY) + io.pagesRead(IoPurpose.MERGE);
-        double writtenPages = (double) io.pagesWritten(IoPurpose.FLUSH) + io.pagesWritten(IoPurpose.MERGE);
+        long pageSize = ((Number) engineConfig.getOrDefault(ConfigOptions.PAGE_SIZE.name(), ConfigOptions.PAGE_SIZE.defaultValue()))
+                .longValue();
+        double packed = Math.max(0, after.logPacker().bytesWritten() - before.logPacker().bytesWritten());
+        double writtenPages = (double) io.pagesWritten(IoPurpose.FLUSH) + io.pagesWritten(IoPurpose.MERGE) + packed / pageSize;
         double omega = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_WRITE_WEIGHT.name(), 1.0)).doubleValue();
         double gamma = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_READ_WEIGHT.name(), 1.0)).doubleValue();
         return new RunResult(command, engineConfig, o.warehouses(), o.terminals(), o.warmup().toNanos() / 1e9, seconds,

@@ -17,7 +17,7 @@ import java.util.Map;
  * @param lockWaits        lock requests that had to wait during the window
  * @param ioBytesByPurpose bytes read and written in the window, by I/O purpose
  * @param pagesReadPerTx   pages read from disk by queries and merges per committed transaction ({@code read})
- * @param pagesWrittenPerTx pages written by flushes and merges per committed transaction ({@code write})
+ * @param pagesWrittenPerTx pages written by flushes, merges and log trimming per committed transaction ({@code write})
  * @param writeWeight      ω of the engine configuration ({@code tuner-write-weight})
  * @param readWeight       γ of the engine configuration ({@code tuner-read-weight})
  * @param ioCostPerTx      ω·write + γ·read: the weighted I/O cost per transaction the tuner minimizes

@@ -57,6 +57,10 @@ public final class TpccMain implements Callable<Integer> {
     @Option(names = "--max-log", paramLabel = "SIZE", description = "Engine max-log-size: log-triggered flushes and tuning "
             + "cycles (e.g. 256m). Default: the engine's.")
     String maxLog;
+    @Option(names = "--log-trim", paramLabel = "on|off", description = "Engine log-trim and log-compression (paper 002): "
+            + "sealed log segments trimmed of what is on disk and LZ4-compressed, log-triggered flushes on the size on "
+            + "disk. Default: the engine's (off).")
+    String logTrim;
     @Option(names = "--io-weights", paramLabel = "W,R", description = "Tuner weights ω,γ of pages written and read "
             + "(2,1 for SSDs whose writes cost twice their reads). Default: the engine's (1,1).")
     String ioWeights;
@@ -161,8 +165,8 @@ public final class TpccMain implements Callable<Integer> {
     }
 
     /**
-     * Applies {@code --tuner}, {@code --tuner-period}, {@code --max-log}, {@code --io-weights} and
-     * {@code --memory-component-size}.
+     * Applies {@code --tuner}, {@code --tuner-period}, {@code --max-log}, {@code --log-trim},
+     * {@code --io-weights} and {@code --memory-component-size}.
      */
     private StorageConfig tunerOptions(StorageConfig config) {
         StorageConfig.Builder b = config.toBuilder();
@@ -180,6 +184,13 @@ public final class TpccMain implements Callable<Integer> {
             if (config.get(ConfigOptions.LOG_SEGMENT_SIZE) > bytes) {
                 b.set(ConfigOptions.LOG_SEGMENT_SIZE, Math.max(1L << 20, bytes / 4));
             }
+        }
+        if (logTrim != null) {
+            String v = logTrim.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!v.equals("on") && !v.equals("off")) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--log-trim takes on or off, not '" + logTrim + "'");
+            }
+            b.set(ConfigOptions.LOG_TRIM, v.equals("on")).set(ConfigOptions.LOG_COMPRESSION, v.equals("on"));
         }
         if (memoryComponentSize != null) {
             b.set(ConfigOptions.MEMORY_COMPONENT_SIZE, Sizes.parse(memoryComponentSize));
