@@ -6,6 +6,7 @@ import dev.breakwater.common.io.StorageFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,7 +208,15 @@ public final class SegmentPacker implements Runnable {
                 SegmentList.Sealed s = sealed.get(i);
                 long end = log.endLsn(); // first: see LogKeepPoint
                 long bound = Math.min(end, trimmer.oldestUnapplied());
-                Prepared p = filter(s, bound);
+                Prepared p;
+                try {
+                    p = filter(s, bound);
+                } catch (NoSuchFileException e) {
+                    if (stillSealed(s)) {
+                        throw e;
+                    }
+                    continue; // truncated while the pass ran: nothing left to trim there (and older ones are gone too)
+                }
                 endAfterFiltering = Math.max(endAfterFiltering, log.endLsn());
                 if (p != null) {
                     prepared.add(p);
@@ -240,6 +249,15 @@ public final class SegmentPacker implements Runnable {
         stuckAt = after > options.trimStop() * Math.max(1, memoryBytes.getAsLong()) ? after : -1;
         LOG.debug("log trim pass over {} sealed segments: {} bytes on disk now, {} ms", sealed.size(), after,
                 (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private boolean stillSealed(SegmentList.Sealed s) {
+        for (SegmentList.Sealed now : log.sealedSegments()) {
+            if (now.firstLsn() == s.firstLsn()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private record Prepared(long firstLsn, Path temp, long storedBytes, boolean trimmed) {

@@ -219,6 +219,42 @@ class SegmentPackerTest {
     }
 
     /**
+     * Truncation may delete the older segments a pass has listed but not yet read (the checkpoint
+     * runs on its own thread): the pass skips them and still swaps what it filtered, instead of
+     * failing as a whole on the missing file.
+     */
+    @Test
+    void segmentsTruncatedDuringAPassAreSkipped() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        try (LogManager log = LogTestSupport.open(fs, LogOptions.of(SEGMENT, Durability.SYNC))) {
+            append(log, 1500, 0);
+            List<SegmentList.Sealed> sealed = log.sealedSegments();
+            long newestFirst = sealed.get(sealed.size() - 1).firstLsn();
+            boolean[] truncated = new boolean[1];
+            RecordTrimmer truncating = new RecordTrimmer() {
+                @Override
+                public long oldestUnapplied() {
+                    return Long.MAX_VALUE;
+                }
+
+                @Override
+                public ByteBuffer trim(long lsn, ByteBuffer payload) throws IOException {
+                    if (!truncated[0]) {
+                        truncated[0] = true;
+                        log.truncateBefore(newestFirst); // every sealed segment but the newest
+                    }
+                    return lsn % 2 == 0 ? null : payload;
+                }
+            };
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(false, true, 1, 1, 10), truncating, () -> 1);
+            packer.trimPass();
+            assertEquals(0, packer.statistics().failures());
+            assertEquals(1, packer.statistics().trimmedSegments(), "the newest sealed segment was swapped");
+            assertTrue(log.sealedSegments().get(0).packed());
+        }
+    }
+
+    /**
      * Fails the n-th file operation of each kind a pass makes (write, sync, rename, directory sync),
      * then checks the crash image: it replays without error, every record is there whole, trimmed
      * or (only if dead) absent, no temporary file survives the next open.
