@@ -141,7 +141,7 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         Path taskDir = context.stateDir().toPath().toAbsolutePath().normalize();
         EngineRegistry.Lease l = EngineRegistry.acquire(engineDir(context.appConfigs(), taskDir), resolveConfig(context.appConfigs()));
         try {
-            this.dataset = bind(l, taskDir, context.applicationId(), context.taskId().toString());
+            this.dataset = bind(l, taskDir, context.applicationId(), context.taskId().toString(), partitions(context.appConfigs()));
         } catch (IOException e) {
             l.close();
             throw new ProcessorStateException("cannot open Breakwater store " + name + " in " + taskDir, e);
@@ -185,7 +185,7 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     /** Finds or makes this task's dataset, deciding from the marker whether its contents are the task's state. */
-    private Dataset bind(EngineRegistry.Lease l, Path taskDir, String applicationId, String taskId) throws IOException {
+    private Dataset bind(EngineRegistry.Lease l, Path taskDir, String applicationId, String taskId, int newPartitions) throws IOException {
         StorageEngine e = l.engine();
         InstanceCatalog catalog = l.catalog();
         String datasetName = DatasetNames.of(applicationId, name, taskId);
@@ -210,14 +210,43 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
         }
         catalog.register(datasetName, markerFile);
-        Dataset d = e.createDatasetIfAbsent(spec(datasetName));
+        // An existing dataset keeps its partition count (records are placed by hash mod the count).
+        int partitions = e.datasetNames().contains(datasetName) ? e.dataset(datasetName).spec().partitions()
+                : newPartitions;
+        Dataset d = e.createDatasetIfAbsent(spec(datasetName, partitions));
         Files.createDirectories(taskDir);
         expected.write(markerFile);
         return d;
     }
 
     static DatasetSpec spec(String datasetName) {
-        return DatasetSpec.builder(datasetName).field("k", BYTES).field("v", BYTES).primaryKey("k").build();
+        return spec(datasetName, 1);
+    }
+
+    static DatasetSpec spec(String datasetName, int partitions) {
+        return DatasetSpec.builder(datasetName).field("k", BYTES).field("v", BYTES).primaryKey("k").partitions(partitions).build();
+    }
+
+    /**
+     * {@value BreakwaterStores#STORE_PARTITIONS} from the application's configs, default 1.
+     *
+     * @throws ProcessorStateException if it is not an integer in [1, 256]
+     */
+    static int partitions(Map<String, Object> appConfigs) {
+        Object v = appConfigs.get(BreakwaterStores.STORE_PARTITIONS);
+        if (v == null) {
+            return 1;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(v.toString().trim());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1 || n > 256) {
+            throw new ProcessorStateException(BreakwaterStores.STORE_PARTITIONS + " = '" + v + "' is not an integer from 1 to 256");
+        }
+        return n;
     }
 
     /** The dataset's name (for tests and tools). */
@@ -434,12 +463,17 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                 if (!d.name().equals(dataset.name())) {
                     continue;
                 }
-                EngineLayout.TreeLayout tree = d.indexes().get(0).tree();
-                estimate += tree.memoryBytes() / MEMORY_BYTES_PER_ENTRY_GUESS;
-                for (EngineLayout.LevelLayout level : tree.levels()) {
-                    for (List<EngineLayout.SSTableLayout> sorted : level.components()) {
-                        for (EngineLayout.SSTableLayout t : sorted) {
-                            estimate += t.entries();
+                for (EngineLayout.IndexLayout ix : d.indexes()) {
+                    if (!ix.primary()) {
+                        continue;
+                    }
+                    EngineLayout.TreeLayout tree = ix.tree(); // one per partition
+                    estimate += tree.memoryBytes() / MEMORY_BYTES_PER_ENTRY_GUESS;
+                    for (EngineLayout.LevelLayout level : tree.levels()) {
+                        for (List<EngineLayout.SSTableLayout> sorted : level.components()) {
+                            for (EngineLayout.SSTableLayout t : sorted) {
+                                estimate += t.entries();
+                            }
                         }
                     }
                 }

@@ -37,6 +37,15 @@ public final class BreakwaterStores {
      */
     public static final String ENGINE_DIR = "breakwater.engine.dir";
 
+    /**
+     * Application (StreamsConfig) property: hash partitions of the dataset of each store made from
+     * now on (an integer, 1 to 256; default 1). A store's existing dataset keeps the count it was
+     * created with. Kafka Streams' own partitions already split a store's keys across tasks, so this
+     * pays only for a task whose one store is large: its flushes and merges then run per partition
+     * (docs/kafka-streams.md).
+     */
+    public static final String STORE_PARTITIONS = "breakwater.store.partitions";
+
     private BreakwaterStores() {
     }
 

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * batches, restored batches, deletes, point reads, ranges, reverse ranges and prefix scans, with
  * flushes to disk, merges and close/re-init interleaved. Keys are short strings over a few byte
  * values including 0x00, 0x7f, 0x80 and 0xff, so order, escaping and prefixes are all exercised.
+ * Seeds 3 and 4 run over a dataset of 4 hash partitions ({@link BreakwaterStores#STORE_PARTITIONS}).
  * Seeded and reproducible.
  */
 class StoreModelTest {
@@ -36,6 +37,12 @@ class StoreModelTest {
 
     @TempDir
     Path stateDir;
+
+    private TestContext context(TaskId task, int partitions) {
+        TestContext ctx = new TestContext(stateDir, "model", task);
+        ctx.configs.put(BreakwaterStores.STORE_PARTITIONS, Integer.toString(partitions));
+        return ctx;
+    }
 
     private static byte[] randomKey(Random rnd) {
         byte[] k = new byte[rnd.nextInt(5)];
@@ -57,8 +64,12 @@ class StoreModelTest {
         Random rnd = new Random(seed);
         NavigableMap<Bytes, byte[]> model = new TreeMap<>();
         TaskId task = new TaskId(1, (int) seed);
-        TestContext ctx = new TestContext(stateDir, "model", task);
+        // Seeds 3 and 4 back the store with a dataset of 4 hash partitions: ranges, reverse ranges
+        // and prefix scans then merge the partitions' cursors.
+        int partitions = seed >= 3 ? 4 : 1;
+        TestContext ctx = context(task, partitions);
         BreakwaterKeyValueStore store = TestStores.open(ctx, "m");
+        assertEquals(partitions, store.engine().dataset(store.datasetName()).spec().partitions());
         try {
             for (int op = 0; op < 2500; op++) {
                 int kind = rnd.nextInt(100);
@@ -135,8 +146,9 @@ class StoreModelTest {
                 } else if (rnd.nextInt(3) == 0) { // re-init: about 8 times a run (engine opens are slow)
                     store.flush();
                     store.close();
-                    ctx = new TestContext(stateDir, "model", task);
+                    ctx = context(task, 1); // the existing dataset keeps its partition count
                     store = TestStores.open(ctx, "m");
+                    assertEquals(partitions, store.engine().dataset(store.datasetName()).spec().partitions());
                 }
             }
             check(entries(model, false), store.all(), "seed " + seed + " final");

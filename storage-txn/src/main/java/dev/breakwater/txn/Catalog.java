@@ -1,5 +1,6 @@
 package dev.breakwater.txn;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -32,15 +33,61 @@ import java.util.TreeSet;
 final class Catalog {
 
     static final String FILE = "catalog.json";
+    /** Written while no dataset is partitioned, so such a catalog stays readable by older builds. */
     static final int FORMAT_VERSION = 1;
+    /**
+     * Written once any dataset has more than one partition: a build that reads only version 1 would
+     * ignore the other partitions' trees (unknown properties are skipped) and lose their records, so
+     * it must refuse such a catalog instead.
+     */
+    static final int PARTITIONED_FORMAT_VERSION = 2;
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** One dataset: its id, spec, and the tree id of its primary index and of each secondary index. */
-    record Entry(int id, DatasetSpec spec, long primaryTree, Map<String, Long> indexTrees) {
-        Entry {
+    /** The trees of one partition: its primary tree's id and each secondary index's tree id. */
+    record PartitionTrees(long primaryTree, Map<String, Long> indexTrees) {
+        PartitionTrees {
             indexTrees = Collections.unmodifiableMap(new LinkedHashMap<>(indexTrees));
+        }
+    }
+
+    /**
+     * One dataset: its id, spec, and the trees of each of its {@code spec.partitions()} partitions
+     * (one for an unpartitioned dataset).
+     */
+    record Entry(int id, DatasetSpec spec, List<PartitionTrees> partitions) {
+        Entry {
+            partitions = List.copyOf(partitions);
+            if (partitions.size() != spec.partitions()) {
+                throw new IllegalArgumentException("dataset " + spec.name() + " declares " + spec.partitions()
+                        + " partitions but lists trees of " + partitions.size());
+            }
+        }
+
+        /** An unpartitioned dataset's entry. */
+        Entry(int id, DatasetSpec spec, long primaryTree, Map<String, Long> indexTrees) {
+            this(id, spec, List.of(new PartitionTrees(primaryTree, indexTrees)));
+        }
+
+        /** Partition 0's primary tree: the whole primary index of an unpartitioned dataset. */
+        long primaryTree() {
+            return partitions.get(0).primaryTree();
+        }
+
+        /** Partition 0's secondary index trees. */
+        Map<String, Long> indexTrees() {
+            return partitions.get(0).indexTrees();
+        }
+
+        /** Every tree id of the dataset, partition by partition, primary first. */
+        List<Long> allTrees() {
+            List<Long> all = new ArrayList<>();
+            for (PartitionTrees p : partitions) {
+                all.add(p.primaryTree());
+                all.addAll(p.indexTrees().values());
+            }
+            return all;
         }
     }
 
@@ -51,8 +98,17 @@ final class Catalog {
     record IndexJson(String name, List<String> fields, long tree) {
     }
 
+    /** Partitions 1..N-1 of a partitioned dataset (partition 0's trees are in the dataset's own fields). */
+    record PartitionJson(long primaryTree, Map<String, Long> indexes) {
+    }
+
+    /**
+     * {@code partitions}, {@code partitionHash} and {@code morePartitions} are absent (null) for an
+     * unpartitioned dataset, as in catalogs written before partitions existed.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record DatasetJson(int id, String name, List<FieldJson> fields, List<String> primaryKey, long primaryTree,
-                       List<IndexJson> indexes) {
+                       List<IndexJson> indexes, Integer partitions, String partitionHash, List<PartitionJson> morePartitions) {
     }
 
     record CatalogJson(int formatVersion, long nextId, List<DatasetJson> datasets, List<String> garbage) {
@@ -91,8 +147,9 @@ final class Catalog {
         if (json == null) {
             throw new IOException("catalog " + path + " is empty (JSON null); restore it from a backup");
         }
-        if (json.formatVersion() != FORMAT_VERSION) {
-            throw new IOException("catalog " + path + " has format version " + json.formatVersion() + ", this build reads " + FORMAT_VERSION);
+        if (json.formatVersion() != FORMAT_VERSION && json.formatVersion() != PARTITIONED_FORMAT_VERSION) {
+            throw new IOException("catalog " + path + " has format version " + json.formatVersion() + ", this build reads "
+                    + FORMAT_VERSION + " and " + PARTITIONED_FORMAT_VERSION);
         }
         c.nextId = json.nextId();
         check(json.datasets() != null, path, "has no datasets list");
@@ -107,12 +164,11 @@ final class Catalog {
         for (DatasetJson d : json.datasets()) {
             Entry e = entry(d, path);
             check(!c.byName.containsKey(e.spec().name()), path, "names dataset " + e.spec().name() + " twice");
-            check(e.id() >= 0 && e.id() < c.nextId && e.primaryTree() >= 0 && e.primaryTree() < c.nextId
-                    && e.indexTrees().values().stream().allMatch(t -> t != null && t >= 0 && t < c.nextId),
+            check(e.id() >= 0 && e.id() < c.nextId && e.allTrees().stream().allMatch(t -> t != null && t >= 0 && t < c.nextId),
                     path, "gives dataset " + e.spec().name() + " an id or tree id outside [0, nextId " + c.nextId
                     + "): ids would be reused");
-            List<Long> used = new ArrayList<>(List.of((long) e.id(), e.primaryTree()));
-            used.addAll(e.indexTrees().values());
+            List<Long> used = new ArrayList<>(List.of((long) e.id()));
+            used.addAll(e.allTrees());
             for (long id : used) {
                 check(ids.add(id), path, "uses id " + id + " twice (dataset " + e.spec().name() + ")");
             }
@@ -129,12 +185,29 @@ final class Catalog {
                 && !d.primaryKey().contains(null)
                 && d.indexes().stream().allMatch(i -> i != null && i.name() != null && i.fields() != null && !i.fields().contains(null)),
                 path, "has an incomplete field, key or index in dataset " + d.name());
+        int count = d.partitions() == null ? 1 : d.partitions();
+        List<PartitionJson> more = d.morePartitions() == null ? List.of() : d.morePartitions();
+        check(count >= 1 && more.size() == count - 1 && more.stream().allMatch(java.util.Objects::nonNull)
+                && more.stream().allMatch(p -> p.indexes() != null && p.indexes().values().stream().allMatch(java.util.Objects::nonNull)),
+                path, "gives dataset " + d.name() + " " + count + " partitions but the trees of " + (1 + more.size()));
+        if (count > 1 && !PartitionHash.ID.equals(d.partitionHash())) {
+            throw new IOException("catalog " + path + ": dataset " + d.name() + " is partitioned by hash '" + d.partitionHash()
+                    + "', this build places records by '" + PartitionHash.ID + "' and would look for them in the wrong "
+                    + "partitions; open it with the build that wrote it");
+        }
         try {
             List<Field> fields = d.fields().stream().map(f -> new Field(f.name(), f.type(), f.nullable())).toList();
             List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
             Map<String, Long> trees = new LinkedHashMap<>();
             d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
-            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees);
+            List<PartitionTrees> partitions = new ArrayList<>();
+            partitions.add(new PartitionTrees(d.primaryTree(), trees));
+            for (PartitionJson p : more) {
+                check(p.indexes().keySet().equals(trees.keySet()), path, "gives a partition of dataset " + d.name()
+                        + " the index trees " + p.indexes().keySet() + " instead of " + trees.keySet());
+                partitions.add(new PartitionTrees(p.primaryTree(), p.indexes()));
+            }
+            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes, count), partitions);
         } catch (SchemaException | IllegalArgumentException e) {
             throw new IOException("catalog " + path + " is damaged: it describes an invalid dataset " + d.name() + " ("
                     + e.getMessage() + "); restore it from a backup", e);
@@ -149,13 +222,20 @@ final class Catalog {
 
     void save(FileSystem fs, Path dir) throws IOException {
         List<DatasetJson> datasets = new ArrayList<>();
+        boolean anyPartitioned = false;
         for (Entry e : byName.values()) {
             List<FieldJson> fields = e.spec().fields().stream().map(f -> new FieldJson(f.name(), f.type(), f.nullable())).toList();
             List<IndexJson> indexes = e.spec().secondaryIndexes().stream()
                     .map(i -> new IndexJson(i.name(), i.fields(), e.indexTrees().get(i.name()))).toList();
-            datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes));
+            int n = e.spec().partitions();
+            anyPartitioned |= n > 1;
+            List<PartitionJson> more = n == 1 ? null : e.partitions().subList(1, n).stream()
+                    .map(p -> new PartitionJson(p.primaryTree(), orderedIndexTrees(e.spec(), p))).toList();
+            datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes,
+                    n == 1 ? null : n, n == 1 ? null : PartitionHash.ID, more));
         }
-        byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(FORMAT_VERSION, nextId, datasets, List.copyOf(garbage)));
+        int version = anyPartitioned ? PARTITIONED_FORMAT_VERSION : FORMAT_VERSION;
+        byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(version, nextId, datasets, List.copyOf(garbage)));
         Path tmp = dir.resolve(FILE + ".tmp");
         try (StorageFile f = fs.open(tmp, OpenOption.CREATE, OpenOption.WRITE, OpenOption.TRUNCATE)) {
             f.write(0, ByteBuffer.wrap(bytes));
@@ -164,6 +244,12 @@ final class Catalog {
         fs.rename(tmp, dir.resolve(FILE));
         fs.syncDirectory(dir);
         persisted = true;
+    }
+
+    private static Map<String, Long> orderedIndexTrees(DatasetSpec spec, PartitionTrees p) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        spec.secondaryIndexes().forEach(i -> m.put(i.name(), p.indexTrees().get(i.name())));
+        return m;
     }
 
     /** True if the catalog was read from, or has been saved to, {@code catalog.json}. */

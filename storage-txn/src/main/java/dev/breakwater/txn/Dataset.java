@@ -36,7 +36,12 @@ public interface Dataset {
     /** The record with this primary key, or null. */
     Tuple get(Key primaryKey);
 
-    /** Records with primary keys in {@code range}, in key order, from one snapshot of the primary index. */
+    /**
+     * Records with primary keys in {@code range}, in key order, from one snapshot of the primary
+     * index; for a partitioned dataset, one snapshot per partition, taken in turn and merged (a
+     * multi-record commit running concurrently may be seen in some partitions only; a scan inside
+     * a transaction is exact).
+     */
     Cursor<Tuple> scan(KeyRange range);
 
     /** An index: {@value DatasetSpec#PRIMARY} or a secondary index's name. */

@@ -167,9 +167,17 @@ final class DatasetDirectory {
                 c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS), c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
     }
 
+    /**
+     * A tree's name (in statistics, the layout and the write-memory manager): {@code dataset.index},
+     * and {@code dataset.index.p<k>} for partition k of a partitioned dataset.
+     */
+    static String treeName(DatasetSpec spec, String index, int partition) {
+        return spec.name() + "." + index + (spec.partitions() == 1 ? "" : ".p" + partition);
+    }
+
     /** Opens one tree; unless {@code start}, it changes no file until {@link LsmTree#start()} (see {@link #finishOpen()}). */
-    private LsmTree openTree(Catalog.Entry e, String what, long treeId, boolean start) throws IOException {
-        LsmTree tree = LsmTree.open(e.spec().name() + "." + what, datasetDir(e).resolve(treeDirName(treeId)),
+    private LsmTree openTree(Catalog.Entry e, String what, int partition, long treeId, boolean start) throws IOException {
+        LsmTree tree = LsmTree.open(treeName(e.spec(), what, partition), datasetDir(e).resolve(treeDirName(treeId)),
                 treeOptions(engine.config), engine.resources, start, memorySpec(engine.config));
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
@@ -180,14 +188,19 @@ final class DatasetDirectory {
     }
 
     private DatasetState openState(Catalog.Entry e, boolean start) throws IOException {
-        LsmTree primary = openTree(e, DatasetSpec.PRIMARY, e.primaryTree(), start);
-        List<DatasetState.Secondary> secondaries = new ArrayList<>();
-        for (IndexSpec ix : e.spec().secondaryIndexes()) {
-            long treeId = e.indexTrees().get(ix.name());
-            secondaries.add(new DatasetState.Secondary(ix, treeId, openTree(e, ix.name(), treeId, start),
-                    new KeyCodec(e.spec(), ix.name(), DatasetState.secondaryKeyFields(e.spec(), ix))));
+        List<DatasetState.Partition> partitions = new ArrayList<>();
+        for (int p = 0; p < e.partitions().size(); p++) {
+            Catalog.PartitionTrees trees = e.partitions().get(p);
+            LsmTree primary = openTree(e, DatasetSpec.PRIMARY, p, trees.primaryTree(), start);
+            List<DatasetState.Secondary> secondaries = new ArrayList<>();
+            for (IndexSpec ix : e.spec().secondaryIndexes()) {
+                long treeId = trees.indexTrees().get(ix.name());
+                secondaries.add(new DatasetState.Secondary(ix, treeId, openTree(e, ix.name(), p, treeId, start),
+                        new KeyCodec(e.spec(), ix.name(), DatasetState.secondaryKeyFields(e.spec(), ix))));
+            }
+            partitions.add(new DatasetState.Partition(p, trees.primaryTree(), primary, secondaries));
         }
-        return new DatasetState(e, primary, secondaries);
+        return new DatasetState(e, partitions);
     }
 
     /**
@@ -216,8 +229,7 @@ final class DatasetDirectory {
             String name = datasetDirName(e);
             live.add(name);
             Set<String> trees = new HashSet<>();
-            trees.add(treeDirName(e.primaryTree()));
-            e.indexTrees().values().forEach(id -> trees.add(treeDirName(id)));
+            e.allTrees().forEach(id -> trees.add(treeDirName(id)));
             if (!engine.fs.exists(datasetDir(e))) {
                 throw new DataDirectoryException("data directory " + engine.dir + ": " + Catalog.FILE + " names dataset '"
                         + e.spec().name() + "' in " + ROOT + "/" + name + ", which is missing; restore that directory");
@@ -281,12 +293,16 @@ final class DatasetDirectory {
     DatasetState create(DatasetSpec spec) throws IOException {
         Catalog c = engine.catalog;
         int id = Math.toIntExact(c.newId());
-        long primaryTree = c.newId();
-        Map<String, Long> indexTrees = new LinkedHashMap<>();
-        for (IndexSpec ix : spec.secondaryIndexes()) {
-            indexTrees.put(ix.name(), c.newId());
+        List<Catalog.PartitionTrees> partitions = new ArrayList<>();
+        for (int p = 0; p < spec.partitions(); p++) {
+            long primaryTree = c.newId();
+            Map<String, Long> indexTrees = new LinkedHashMap<>();
+            for (IndexSpec ix : spec.secondaryIndexes()) {
+                indexTrees.put(ix.name(), c.newId());
+            }
+            partitions.add(new Catalog.PartitionTrees(primaryTree, indexTrees));
         }
-        Catalog.Entry e = new Catalog.Entry(id, spec, primaryTree, indexTrees);
+        Catalog.Entry e = new Catalog.Entry(id, spec, partitions);
         String name = datasetDirName(e);
         c.addGarbage(name); // until the catalog names it: a crash in between leaves provable garbage
         c.save(engine.fs, engine.dir);
@@ -305,11 +321,11 @@ final class DatasetDirectory {
         for (LsmTree t : state.trees()) {
             t.close(false);
         }
-        engine.trees.remove(state.primaryTreeId);
-        engine.writeMemory.unregister(state.primary);
-        for (DatasetState.Secondary s : state.secondaries) {
-            engine.trees.remove(s.treeId());
-            engine.writeMemory.unregister(s.tree());
+        for (long id : state.treeIds()) {
+            engine.trees.remove(id);
+        }
+        for (LsmTree t : state.trees()) {
+            engine.writeMemory.unregister(t);
         }
         deleteRecursively(datasetDir(state.entry));
         engine.catalog.removeGarbage(name);
@@ -322,35 +338,49 @@ final class DatasetDirectory {
      */
     DatasetState addIndex(DatasetState state, IndexSpec index) throws IOException {
         DatasetSpec spec = state.spec.withIndex(index);
-        long treeId = engine.catalog.newId();
-        Map<String, Long> trees = new LinkedHashMap<>(state.entry.indexTrees());
-        trees.put(index.name(), treeId);
-        Catalog.Entry e = new Catalog.Entry(state.entry.id(), spec, state.entry.primaryTree(), trees);
-        String treeDir = datasetDirName(e) + "/" + treeDirName(treeId);
-        engine.catalog.addGarbage(treeDir); // until the catalog names it
+        int n = state.partitionCount();
+        long[] treeIds = new long[n];
+        List<Catalog.PartitionTrees> partitionTrees = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            treeIds[p] = engine.catalog.newId();
+            Map<String, Long> trees = new LinkedHashMap<>(state.entry.partitions().get(p).indexTrees());
+            trees.put(index.name(), treeIds[p]);
+            partitionTrees.add(new Catalog.PartitionTrees(state.entry.partitions().get(p).primaryTree(), trees));
+        }
+        Catalog.Entry e = new Catalog.Entry(state.entry.id(), spec, partitionTrees);
+        List<String> treeDirs = new ArrayList<>();
+        for (long id : treeIds) {
+            treeDirs.add(datasetDirName(e) + "/" + treeDirName(id));
+            engine.catalog.addGarbage(treeDirs.get(treeDirs.size() - 1)); // until the catalog names it
+        }
         engine.catalog.save(engine.fs, engine.dir);
-        LsmTree tree = openTree(e, index.name(), treeId, true);
         KeyCodec codec = new KeyCodec(spec, index.name(), DatasetState.secondaryKeyFields(spec, index));
         // Entries written during the build carry the log position reached so far: every later
         // commit has a higher LSN and is replayed into the index after a crash.
         long lsn = Math.max(0, engine.log.endLsn() - 1);
         long entries = 0;
-        try (EntryCursor c = state.primary.scan(null, null)) {
-            while (c.next()) {
-                Tuple t = state.records.decode(c.value(), c.valueLength());
-                byte[] key = codec.keyOf(t);
-                tree.write(key, key.length, TreeOp.EMPTY, 0, false, lsn);
-                entries++;
+        List<DatasetState.Partition> partitions = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            DatasetState.Partition old = state.partition(p);
+            LsmTree tree = openTree(e, index.name(), p, treeIds[p], true);
+            try (EntryCursor c = old.primary().scan(null, null)) {
+                while (c.next()) {
+                    Tuple t = state.records.decode(c.value(), c.valueLength());
+                    byte[] key = codec.keyOf(t);
+                    tree.write(key, key.length, TreeOp.EMPTY, 0, false, lsn);
+                    entries++;
+                }
             }
+            tree.flush();
+            List<DatasetState.Secondary> secondaries = new ArrayList<>(old.secondaries());
+            secondaries.add(new DatasetState.Secondary(index, treeIds[p], tree, codec));
+            partitions.add(new DatasetState.Partition(p, old.primaryTreeId(), old.primary(), secondaries));
         }
-        tree.flush();
         engine.catalog.put(e);
-        engine.catalog.removeGarbage(treeDir);
+        treeDirs.forEach(engine.catalog::removeGarbage);
         engine.catalog.save(engine.fs, engine.dir);
-        List<DatasetState.Secondary> secondaries = new ArrayList<>(state.secondaries);
-        secondaries.add(new DatasetState.Secondary(index, treeId, tree, codec));
         LOG.info("built index {} of dataset {} with {} entries", index.name(), spec.name(), entries);
-        return new DatasetState(e, state.primary, secondaries);
+        return new DatasetState(e, partitions);
     }
 
     private void deleteRecursively(Path p) throws IOException {

@@ -8,15 +8,35 @@ import java.util.Set;
 
 /**
  * The declared shape of a dataset: ordered typed fields, a primary key (a list of fields, none
- * nullable) and zero or more secondary indexes. Immutable and validated at construction.
+ * nullable), zero or more secondary indexes, and the number of hash partitions of the primary key
+ * (1, the default, is an unpartitioned dataset). Immutable and validated at construction.
+ *
+ * <p>Partitions (AsterixDB's hash partitioning): a dataset with N &gt; 1 partitions keeps N primary
+ * trees and N trees per secondary index; a record and its secondary entries live in the trees of
+ * partition {@code hash(encoded primary key) mod N} ({@link PartitionHash}). All partitions share
+ * the engine's write memory, buffer cache, log and tuner; scans merge the partitions in key order
+ * and a transaction may write any of them atomically. The count is fixed when the dataset is
+ * created.
+ *
+ * @param partitions hash partitions of the primary key, in {@code [1, 256]}
  */
-public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
+public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes,
+                          int partitions) {
 
     /** The primary index's name in {@link Dataset#index(String)}. */
     public static final String PRIMARY = "primary";
 
+    /** An unpartitioned dataset (one partition). */
+    public DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
+        this(name, fields, primaryKey, secondaryIndexes, 1);
+    }
+
     public DatasetSpec {
         Names.check("dataset", name);
+        if (partitions < 1 || partitions > PartitionHash.MAX_PARTITIONS) {
+            throw new SchemaException("dataset " + name + ": partitions = " + partitions + " is outside [1, "
+                    + PartitionHash.MAX_PARTITIONS + "] (each partition has its own trees; use at most a few per core)");
+        }
         fields = List.copyOf(fields);
         primaryKey = List.copyOf(primaryKey);
         secondaryIndexes = List.copyOf(secondaryIndexes);
@@ -87,7 +107,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
     public DatasetSpec withIndex(IndexSpec index) {
         List<IndexSpec> all = new ArrayList<>(secondaryIndexes);
         all.add(index);
-        return new DatasetSpec(name, fields, primaryKey, all);
+        return new DatasetSpec(name, fields, primaryKey, all, partitions);
     }
 
     public static Builder builder(String name) {
@@ -100,6 +120,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
         private final List<Field> fields = new ArrayList<>();
         private final List<String> primaryKey = new ArrayList<>();
         private final List<IndexSpec> indexes = new ArrayList<>();
+        private int partitions = 1;
 
         private Builder(String name) {
             this.name = name;
@@ -126,8 +147,14 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
             return this;
         }
 
+        /** Hash partitions of the primary key (default 1); checked by {@link #build()}: 1 to 256. */
+        public Builder partitions(int count) {
+            this.partitions = count;
+            return this;
+        }
+
         public DatasetSpec build() {
-            return new DatasetSpec(name, fields, primaryKey, indexes);
+            return new DatasetSpec(name, fields, primaryKey, indexes, partitions);
         }
     }
 }

@@ -1,6 +1,8 @@
 package dev.breakwater.txn;
 
+import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.tree.LsmTree;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,32 +10,55 @@ import java.util.List;
  * The runtime of one open dataset: its catalog entry, codecs and trees. Secondary index entries are
  * the indexed fields followed by the primary key, with empty values.
  *
+ * <p>A dataset has {@code spec.partitions()} partitions (one unless declared otherwise), each with
+ * its own primary tree and one tree per secondary index. A record and its secondary entries live in
+ * partition {@link #partitionOf(byte[]) partitionOf(pk)}.
+ *
+ * <p>Invariants: (1) {@code partitions.length == spec.partitions()}, and every partition lists the
+ * secondary indexes in the order of {@code spec.secondaryIndexes()}; (2) {@link #primaryTreeId} and
+ * {@link #secondaries} are partition 0's: they are the dataset's lock namespace (locks name a
+ * key, not a tree, so one namespace per index serves every partition) and carry the codecs, which
+ * all partitions share. Reads and writes go to the trees of {@link #partition(byte[])}.
+ *
  * <p>Thread safety: immutable after construction apart from the trees, which are thread-safe; adding
  * an index creates a new DatasetState.
  */
 final class DatasetState {
 
-    /** One secondary index. */
+    /** One secondary index (of one partition). */
     record Secondary(IndexSpec spec, long treeId, LsmTree tree, KeyCodec codec) {
+    }
+
+    /** The trees of one partition: its primary and its secondary indexes in spec order. */
+    record Partition(int index, long primaryTreeId, LsmTree primary, List<Secondary> secondaries) {
+        Partition {
+            secondaries = List.copyOf(secondaries);
+        }
     }
 
     final Catalog.Entry entry;
     final DatasetSpec spec;
     final RecordCodec records;
     final KeyCodec primaryKeys;
+    /** Partition 0's primary tree id: the lock namespace of the primary index. */
     final long primaryTreeId;
-    final LsmTree primary;
+    /** Partition 0's secondary indexes: their codecs and lock namespaces. */
     final List<Secondary> secondaries;
+    private final Partition[] partitions;
     volatile boolean dropped;
 
-    DatasetState(Catalog.Entry entry, LsmTree primary, List<Secondary> secondaries) {
+    DatasetState(Catalog.Entry entry, List<Partition> partitions) {
         this.entry = entry;
         this.spec = entry.spec();
         this.records = new RecordCodec(spec);
         this.primaryKeys = new KeyCodec(spec, DatasetSpec.PRIMARY, spec.primaryKey());
-        this.primaryTreeId = entry.primaryTree();
-        this.primary = primary;
-        this.secondaries = List.copyOf(secondaries);
+        this.partitions = partitions.toArray(new Partition[0]);
+        if (this.partitions.length != spec.partitions()) {
+            throw new IllegalArgumentException("dataset " + spec.name() + ": " + this.partitions.length + " partitions opened, "
+                    + spec.partitions() + " declared");
+        }
+        this.primaryTreeId = this.partitions[0].primaryTreeId();
+        this.secondaries = this.partitions[0].secondaries();
     }
 
     /** Key fields of a secondary index's entries: the indexed fields, then the primary key. */
@@ -43,6 +68,7 @@ final class DatasetState {
         return f;
     }
 
+    /** Partition 0's secondary index {@code name} (codec and lock namespace). */
     Secondary secondary(String name) {
         for (Secondary s : secondaries) {
             if (s.spec().name().equals(name)) {
@@ -52,12 +78,91 @@ final class DatasetState {
         throw new SchemaException("dataset " + spec.name() + " has no index " + name);
     }
 
-    /** Every tree of the dataset, primary first. */
+    int partitionCount() {
+        return partitions.length;
+    }
+
+    Partition partition(int index) {
+        return partitions[index];
+    }
+
+    /** The partition that holds the record with encoded primary key {@code pk}. */
+    int partitionOf(byte[] pk) {
+        return PartitionHash.partition(pk, pk.length, partitions.length);
+    }
+
+    /** The partition that holds the record with encoded primary key {@code pk}. */
+    Partition partition(byte[] pk) {
+        return partitions[partitionOf(pk)];
+    }
+
+    /** Position of secondary index {@code name} in each partition's list. */
+    int secondaryPosition(String name) {
+        for (int i = 0; i < secondaries.size(); i++) {
+            if (secondaries.get(i).spec().name().equals(name)) {
+                return i;
+            }
+        }
+        throw new SchemaException("dataset " + spec.name() + " has no index " + name);
+    }
+
+    /**
+     * A cursor over the primary index in {@code [from, to)}: the primary tree's own cursor, or
+     * every partition's merged in key order. Each partition's snapshot is taken in turn.
+     */
+    EntryCursor scanPrimary(byte[] from, byte[] to) throws IOException {
+        if (partitions.length == 1) {
+            return partitions[0].primary().scan(from, to);
+        }
+        EntryCursor[] cursors = new EntryCursor[partitions.length];
+        try {
+            for (int i = 0; i < partitions.length; i++) {
+                cursors[i] = partitions[i].primary().scan(from, to);
+            }
+        } catch (IOException | RuntimeException e) {
+            PartitionMergeCursor.closeAll(cursors, e);
+            throw e;
+        }
+        return new PartitionMergeCursor(cursors);
+    }
+
+    /** As {@link #scanPrimary}, over the secondary index at {@code position} of every partition. */
+    EntryCursor scanSecondary(int position, byte[] from, byte[] to) throws IOException {
+        if (partitions.length == 1) {
+            return partitions[0].secondaries().get(position).tree().scan(from, to);
+        }
+        EntryCursor[] cursors = new EntryCursor[partitions.length];
+        try {
+            for (int i = 0; i < partitions.length; i++) {
+                cursors[i] = partitions[i].secondaries().get(position).tree().scan(from, to);
+            }
+        } catch (IOException | RuntimeException e) {
+            PartitionMergeCursor.closeAll(cursors, e);
+            throw e;
+        }
+        return new PartitionMergeCursor(cursors);
+    }
+
+    /** Every tree of the dataset, partition by partition, primary first. */
     List<LsmTree> trees() {
         List<LsmTree> all = new ArrayList<>();
-        all.add(primary);
-        for (Secondary s : secondaries) {
-            all.add(s.tree());
+        for (Partition p : partitions) {
+            all.add(p.primary());
+            for (Secondary s : p.secondaries()) {
+                all.add(s.tree());
+            }
+        }
+        return all;
+    }
+
+    /** Every tree id of the dataset, in the order of {@link #trees()}. */
+    List<Long> treeIds() {
+        List<Long> all = new ArrayList<>();
+        for (Partition p : partitions) {
+            all.add(p.primaryTreeId());
+            for (Secondary s : p.secondaries()) {
+                all.add(s.treeId());
+            }
         }
         return all;
     }

@@ -26,7 +26,9 @@ public record EngineLayout(List<DatasetLayout> datasets) {
      * One dataset.
      *
      * @param name    dataset name
-     * @param indexes the primary index first, then the secondary indexes
+     * @param indexes the primary index first, then the secondary indexes; for a partitioned
+     *                dataset, that list once per partition (partition 0 first), each tree named
+     *                {@code dataset.index.p<k>}
      */
     public record DatasetLayout(String name, List<IndexLayout> indexes) {
     }
@@ -80,10 +82,13 @@ public record EngineLayout(List<DatasetLayout> datasets) {
         List<DatasetLayout> out = new ArrayList<>();
         for (DatasetState s : new TreeMap<>(states).values()) {
             List<IndexLayout> indexes = new ArrayList<>();
-            indexes.add(new IndexLayout(DatasetSpec.PRIMARY, true, s.spec.primaryKey(), tree(s.primary, memory)));
-            for (DatasetState.Secondary ix : s.secondaries) {
-                indexes.add(new IndexLayout(ix.spec().name(), false,
-                        List.copyOf(DatasetState.secondaryKeyFields(s.spec, ix.spec())), tree(ix.tree(), memory)));
+            for (int p = 0; p < s.partitionCount(); p++) {
+                DatasetState.Partition part = s.partition(p);
+                indexes.add(new IndexLayout(DatasetSpec.PRIMARY, true, s.spec.primaryKey(), tree(part.primary(), memory)));
+                for (DatasetState.Secondary ix : part.secondaries()) {
+                    indexes.add(new IndexLayout(ix.spec().name(), false,
+                            List.copyOf(DatasetState.secondaryKeyFields(s.spec, ix.spec())), tree(ix.tree(), memory)));
+                }
             }
             out.add(new DatasetLayout(s.spec.name(), List.copyOf(indexes)));
         }

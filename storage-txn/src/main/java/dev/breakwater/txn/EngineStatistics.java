@@ -26,7 +26,8 @@ import java.util.Map;
  * @param logSizeBytes       current length of the retained log
  * @param locks              lock requests, waits, deadlocks and timeouts
  * @param transactionRetries transactions {@code inTransaction} ran again after an abort
- * @param trees              per-tree statistics, by tree name ({@code dataset.index})
+ * @param trees              per-tree statistics, by tree name ({@code dataset.index}; for partition k of
+ *                           a partitioned dataset {@code dataset.index.pk})
  * @param gcMillis           total GC time of the JVM so far
  * @param writeMemory        the write-memory manager's view: each tree's share of memory and of
  *                           writes, and pool utilization over time

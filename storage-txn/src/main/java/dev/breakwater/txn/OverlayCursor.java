@@ -158,11 +158,13 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         }
     }
 
-    static EntryCursor open(dev.breakwater.lsm.tree.LsmTree tree, byte[] from, byte[] to) {
+    /** A cursor over the primary index ({@code secondary} &lt; 0) or a secondary index, every partition merged. */
+    static EntryCursor open(DatasetState ds, int secondary, byte[] from, byte[] to) {
         try {
-            return tree.scan(from, to);
+            return secondary < 0 ? ds.scanPrimary(from, to) : ds.scanSecondary(secondary, from, to);
         } catch (IOException e) {
-            throw new StorageIOException("scan of tree " + tree.name(), e);
+            throw new StorageIOException("scan of dataset " + ds.spec.name() + " index "
+                    + (secondary < 0 ? DatasetSpec.PRIMARY : ds.secondaries.get(secondary).spec().name()), e);
         }
     }
 
@@ -171,7 +173,7 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         private final DatasetState ds;
 
         Primary(StorageEngine engine, DatasetState ds, byte[] from, byte[] to, NavigableMap<byte[], WriteSet.Pending> overlay) {
-            super(engine, open(ds.primary, from, to), overlay);
+            super(engine, open(ds, -1, from, to), overlay);
             this.ds = ds;
         }
 
@@ -197,7 +199,7 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         /** @param tx the transaction, or null for a non-transactional scan */
         Secondary(StorageEngine engine, TransactionImpl tx, DatasetState ds, DatasetState.Secondary sec, byte[] from, byte[] to,
                   NavigableMap<byte[], Boolean> overlay) {
-            super(engine, open(sec.tree(), from, to), overlay);
+            super(engine, open(ds, ds.secondaryPosition(sec.spec().name()), from, to), overlay);
             this.engine = engine;
             this.tx = tx;
             this.ds = ds;

@@ -37,6 +37,10 @@ final class SpecDifference {
             return "secondary indexes are " + existing.secondaryIndexes() + " in the existing dataset, " + wanted.secondaryIndexes()
                     + " in the new specification";
         }
+        if (existing.partitions() != wanted.partitions()) {
+            return "partitions are " + existing.partitions() + " in the existing dataset, " + wanted.partitions()
+                    + " in the new specification (the count is fixed at creation: records are placed by hash mod the count)";
+        }
         return null;
     }
 

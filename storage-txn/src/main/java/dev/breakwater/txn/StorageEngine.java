@@ -340,7 +340,7 @@ public final class StorageEngine implements AutoCloseable {
      * a program that runs more than once on the same directory calls at start-up.
      *
      * @throws SchemaException if the existing dataset's specification differs from {@code spec},
-     *                         naming the first difference (fields, primary key or indexes)
+     *                         naming the first difference (fields, primary key, indexes or partitions)
      */
     public Dataset createDatasetIfAbsent(DatasetSpec spec) {
         Objects.requireNonNull(spec, "spec");
@@ -554,7 +554,7 @@ public final class StorageEngine implements AutoCloseable {
         gate.enter();
         try {
             checkReadable();
-            if (ds.primary.get(pk, pk.length, out) == LookupResult.FOUND) {
+            if (ds.partition(pk).primary().get(pk, pk.length, out) == LookupResult.FOUND) {
                 return ds.records.decode(out.bytes(), out.length());
             }
             return null;

@@ -87,14 +87,17 @@ public final class StoredCatalog {
             this.dir = DatasetDirectory.datasetDir(dataDir, entry);
             this.records = new RecordCodec(entry.spec());
             DatasetSpec spec = entry.spec();
-            indexes.add(new StoredIndex(DatasetSpec.PRIMARY, entry.primaryTree(), true,
-                    dir.resolve(DatasetDirectory.treeDirName(entry.primaryTree())),
-                    new KeyCodec(spec, DatasetSpec.PRIMARY, spec.primaryKey()), spec.primaryKey(), records));
-            for (IndexSpec ix : spec.secondaryIndexes()) {
-                long tree = entry.indexTrees().get(ix.name());
-                List<String> fields = DatasetState.secondaryKeyFields(spec, ix);
-                indexes.add(new StoredIndex(ix.name(), tree, false, dir.resolve(DatasetDirectory.treeDirName(tree)),
-                        new KeyCodec(spec, ix.name(), fields), fields, records));
+            for (int p = 0; p < entry.partitions().size(); p++) {
+                Catalog.PartitionTrees trees = entry.partitions().get(p);
+                indexes.add(new StoredIndex(DatasetSpec.PRIMARY, p, trees.primaryTree(), true,
+                        dir.resolve(DatasetDirectory.treeDirName(trees.primaryTree())),
+                        new KeyCodec(spec, DatasetSpec.PRIMARY, spec.primaryKey()), spec.primaryKey(), records));
+                for (IndexSpec ix : spec.secondaryIndexes()) {
+                    long tree = trees.indexTrees().get(ix.name());
+                    List<String> fields = DatasetState.secondaryKeyFields(spec, ix);
+                    indexes.add(new StoredIndex(ix.name(), p, tree, false, dir.resolve(DatasetDirectory.treeDirName(tree)),
+                            new KeyCodec(spec, ix.name(), fields), fields, records));
+                }
             }
         }
 
@@ -112,18 +115,47 @@ public final class StoredCatalog {
             return dir;
         }
 
-        /** The primary index first, then the secondary indexes in catalog order. */
+        /**
+         * Every tree: the primary index first, then the secondary indexes in catalog order; for a
+         * partitioned dataset that list once per partition, partition 0 first.
+         */
         public List<StoredIndex> indexes() {
             return List.copyOf(indexes);
         }
 
+        /** The dataset's hash partitions of its primary key (1 unless declared). */
+        public int partitions() {
+            return entry.spec().partitions();
+        }
+
         /**
-         * The index named {@code name} ({@link DatasetSpec#PRIMARY} for the primary).
+         * The index named {@code name} ({@link DatasetSpec#PRIMARY} for the primary) of an
+         * unpartitioned dataset.
          *
-         * @throws SchemaException naming the indexes there are
+         * @throws SchemaException naming the indexes there are, or if the dataset is partitioned
          */
         public StoredIndex index(String name) {
+            if (partitions() > 1) {
+                throw new SchemaException("dataset " + spec().name() + " has " + partitions() + " partitions, each with its "
+                        + "own tree of index '" + name + "': name the partition (index(name, partition))");
+            }
+            return index(name, 0);
+        }
+
+        /**
+         * The tree of index {@code name} in partition {@code partition}.
+         *
+         * @throws SchemaException naming the indexes there are, or if there is no such partition
+         */
+        public StoredIndex index(String name, int partition) {
+            if (partition < 0 || partition >= partitions()) {
+                throw new SchemaException("dataset " + spec().name() + " has " + partitions() + " partitions; there is no "
+                        + "partition " + partition);
+            }
             for (StoredIndex ix : indexes) {
+                if (ix.partition() != partition) {
+                    continue;
+                }
                 if (ix.name().equals(name)) {
                     return ix;
                 }
@@ -136,6 +168,7 @@ public final class StoredCatalog {
     /** One tree of a dataset: the primary index or a secondary index. */
     public static final class StoredIndex {
         private final String name;
+        private final int partition;
         private final long treeId;
         private final boolean primary;
         private final Path dir;
@@ -143,9 +176,10 @@ public final class StoredCatalog {
         private final List<String> keyFields;
         private final RecordCodec records;
 
-        StoredIndex(String name, long treeId, boolean primary, Path dir, KeyCodec keys, List<String> keyFields,
+        StoredIndex(String name, int partition, long treeId, boolean primary, Path dir, KeyCodec keys, List<String> keyFields,
                     RecordCodec records) {
             this.name = name;
+            this.partition = partition;
             this.treeId = treeId;
             this.primary = primary;
             this.dir = dir;
@@ -156,6 +190,11 @@ public final class StoredCatalog {
 
         public String name() {
             return name;
+        }
+
+        /** The partition this tree belongs to (0 for an unpartitioned dataset). */
+        public int partition() {
+            return partition;
         }
 
         /** The tree's id (log records and the checkpoint name trees by it). */

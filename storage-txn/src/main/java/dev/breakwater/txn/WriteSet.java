@@ -90,9 +90,10 @@ final class WriteSet {
         if (beforeKnown && before == null && after == null) {
             return List.of(); // inserted and deleted in the same transaction
         }
-        List<TreeOp> ops = new ArrayList<>(1 + 2 * ds.secondaries.size());
-        ops.add(after == null ? TreeOp.delete(ds.primaryTreeId, pk) : TreeOp.put(ds.primaryTreeId, pk, ds.records.encode(after)));
-        for (DatasetState.Secondary sec : ds.secondaries) {
+        DatasetState.Partition part = ds.partition(pk); // the record and its secondary entries live in its trees
+        List<TreeOp> ops = new ArrayList<>(1 + 2 * part.secondaries().size());
+        ops.add(after == null ? TreeOp.delete(part.primaryTreeId(), pk) : TreeOp.put(part.primaryTreeId(), pk, ds.records.encode(after)));
+        for (DatasetState.Secondary sec : part.secondaries()) {
             byte[] oldKey = before == null ? null : sec.codec().keyOf(before);
             byte[] newKey = after == null ? null : sec.codec().keyOf(after);
             if (oldKey != null && (newKey == null || !Arrays.equals(oldKey, newKey))) {

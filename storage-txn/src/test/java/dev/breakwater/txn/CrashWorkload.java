@@ -49,6 +49,11 @@ public final class CrashWorkload {
     public static final String VARIANT_PROPERTY = "breakwater.crashVariant";
     /** The variant with merge-policy GARNERING (c = 0.5) and bloom-allocation MONKEY. */
     public static final String GARNERING_MONKEY = "GARNERING_MONKEY";
+    /**
+     * System property: hash partitions of each of the three datasets (default 1). The child creates
+     * them so; the verifier reads whatever the catalog says.
+     */
+    public static final String PARTITIONS_PROPERTY = "breakwater.crash.partitions";
     /** With this system property true, the child and the verifiers trim and compress the log (paper 002). */
     public static final String PACKING_PROPERTY = "breakwater.crash.logPacking";
 
@@ -115,17 +120,21 @@ public final class CrashWorkload {
         return cmd;
     }
 
+    private static int partitions() {
+        return Integer.getInteger(PARTITIONS_PROPERTY, 1);
+    }
+
     static DatasetSpec ledger() {
-        return DatasetSpec.builder("ledger").field("txn", INT64).field("grp", INT32).field("n", INT32).primaryKey("txn").build();
+        return DatasetSpec.builder("ledger").field("txn", INT64).field("grp", INT32).field("n", INT32).primaryKey("txn").partitions(partitions()).build();
     }
 
     static DatasetSpec events() {
         return DatasetSpec.builder("events").field("txn", INT64).field("i", INT32).field("tag", STRING).field("pad", STRING)
-                .primaryKey("txn", "i").secondaryIndex("by_tag", "tag").build();
+                .primaryKey("txn", "i").secondaryIndex("by_tag", "tag").partitions(partitions()).build();
     }
 
     static DatasetSpec counters() {
-        return DatasetSpec.builder("counter").field("grp", INT32).field("count", INT64).primaryKey("grp").build();
+        return DatasetSpec.builder("counter").field("grp", INT32).field("count", INT64).primaryKey("grp").partitions(partitions()).build();
     }
 
     /**

@@ -33,8 +33,8 @@ class LogKeepPointTest {
                     .field("v", FieldType.STRING).primaryKey("k").build());
             Dataset b = engine.createDataset(DatasetSpec.builder("b").field("k", FieldType.INT32)
                     .field("v", FieldType.STRING).primaryKey("k").build());
-            LsmTree treeA = engine.datasetStates().get("a").primary;
-            LsmTree treeB = engine.datasetStates().get("b").primary;
+            LsmTree treeA = engine.datasetStates().get("a").partition(0).primary();
+            LsmTree treeB = engine.datasetStates().get("b").partition(0).primary();
             treeA.flush();
             treeB.flush();
             long[] commitLsnAtLeast = {-1};
