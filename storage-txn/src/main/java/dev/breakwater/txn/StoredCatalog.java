@@ -137,7 +137,7 @@ public final class StoredCatalog {
         public StoredIndex index(String name) {
             if (partitions() > 1) {
                 throw new SchemaException("dataset " + spec().name() + " has " + partitions() + " partitions, each with its "
-                        + "own tree of index '" + name + "': name the partition (index(name, partition))");
+                        + "own tree of index '" + name + "': name the partition");
             }
             return index(name, 0);
         }

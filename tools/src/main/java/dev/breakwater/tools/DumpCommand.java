@@ -56,6 +56,9 @@ final class DumpCommand implements Callable<Integer> {
     String from;
     @Option(names = "--to", paramLabel = "KEY", description = "Highest key, inclusive; a prefix includes every key that starts with it.")
     String to;
+    @Option(names = "--partition", paramLabel = "K", description = "For a hash-partitioned dataset: the partition to print "
+            + "(each has its own trees, 0 to N-1). Required there, refused elsewhere but 0.")
+    Integer partition;
     @Option(names = "--json", description = "One JSON object per line instead of text.")
     boolean json;
     @Option(names = "--limit", paramLabel = "N", description = "Print at most N entries. Default: all.")
@@ -79,7 +82,11 @@ final class DumpCommand implements Callable<Integer> {
         try (EngineLockCheck ignored = EngineLockCheck.acquire(target)) {
             DataDirectory data = DataDirectory.open(target);
             StoredDataset d = data.catalog().dataset(dataset);
-            StoredIndex ix = d.index(index);
+            if (partition == null && d.partitions() > 1) {
+                throw new ParameterException(spec.commandLine(), "dataset " + dataset + " has " + d.partitions()
+                        + " hash partitions, each with its own trees: name one with --partition K (0 to " + (d.partitions() - 1) + ")");
+            }
+            StoredIndex ix = d.index(index, partition == null ? 0 : partition);
             return dumpIndex(data, d, ix);
         }
     }

@@ -54,7 +54,12 @@ final class InfoCommand implements Callable<Integer> {
                 out.println();
                 out.println("dataset " + d.spec().name() + " (id " + d.id() + ", " + data.rel(d.directory()) + ")");
                 out.println("  fields: " + String.join(", ", d.spec().fields().stream().map(InfoCommand::field).toList()));
+                int lastPartition = -1;
                 for (StoredIndex ix : d.indexes()) {
+                    if (d.partitions() > 1 && ix.partition() != lastPartition) {
+                        lastPartition = ix.partition();
+                        out.println("  partition " + lastPartition + " of " + d.partitions());
+                    }
                     minDurable = Math.min(minDurable, printTree(out, data, ix));
                 }
             }
