@@ -17,7 +17,7 @@ import java.util.Set;
  *
  * <h2>Scores and choice</h2>
  * L0's score is the largest of {@code groups / l0MergeGroups} and the volume terms of
- * {@link #volumeScore} ({@code |L0| / (l0MergeGroups·M)}, {@code L0 tables / l0MergeTables});
+ * {@code volumeScore} ({@code |L0| / (l0MergeGroups·M)}, {@code L0 tables / l0MergeTables});
  * level {@code i}'s is {@code |L_i| / target(L_i)}.
  * The level with the highest score {@code >= 1} that has a pickable table merges:
  * <ul>
@@ -25,7 +25,7 @@ import java.util.Set;
  *       (overlapping bytes in L1) / (bytes taken from L0) is chosen, together with every L0 table
  *       of any group that overlaps the growing key range (an older L0 table left behind would
  *       otherwise shadow the newer data once it reached L1).</li>
- *   <li>From L0 due by volume only (group score below 1), all of L0 ({@link LevelMerges#allOfL0}):
+ *   <li>From L0 due by volume only (group score below 1), all of L0 ({@code LevelMerges.allOfL0}):
  *       flushes that overlap nothing in L0 never form groups, and a slice would be the one table.</li>
  *   <li>From level {@code i >= 1}, the table that minimizes (overlapping bytes in {@code L_i+1}) /
  *       (its bytes).</li>

@@ -16,7 +16,7 @@ import java.util.Arrays;
  *
  * <p>Memory: 8 bytes per key while building, plus the filter itself in {@link #build}. The hash
  * array is a per-thread scratch array, taken at construction and handed back (grown, if it grew,
- * up to {@link #MAX_RETAINED} hashes) by {@link #build}: flush and merge threads write table after
+ * up to {@code MAX_RETAINED} hashes) by {@link #build}: flush and merge threads write table after
  * table, and growing a fresh array per table allocated about 16 bytes per key written (the largest
  * allocation of the write path, measured with JMH {@code -prof gc}). A second builder on the same
  * thread while the scratch is taken, or a builder abandoned before {@code build}, uses its own
