@@ -138,7 +138,7 @@ final class DatasetDirectory {
         }
         int slowdown = c.get(ConfigOptions.L0_SLOWDOWN_GROUPS);
         int mergeGroups = o.policy() == LsmTreeOptions.Policy.LEVELING_BATCHED_L0 ? Math.max(2, slowdown - 2) : Math.min(4, slowdown);
-        return o.withL0(mergeGroups, slowdown, c.get(ConfigOptions.L0_STOP_GROUPS));
+        return o.withL0(mergeGroups, slowdown, c.get(ConfigOptions.L0_STOP_GROUPS)).withL0MergeTables(c.get(ConfigOptions.L0_MERGE_TABLES));
     }
 
     private static LsmTreeOptions.Policy policy(StorageConfig c) {

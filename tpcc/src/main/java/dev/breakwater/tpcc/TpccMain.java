@@ -90,6 +90,9 @@ public final class TpccMain implements Callable<Integer> {
     Path out = Path.of("tpcc-result.json");
     @Option(names = "--seed", paramLabel = "N", description = "Random seed. Default: time-based.")
     Long seed;
+    @Option(names = "--engine-option", paramLabel = "NAME=VALUE", description = "Any engine option (docs/configuration.md), "
+            + "repeatable, applied last, e.g. l0-merge-policy=BATCHED.")
+    List<String> engineOptions = new java.util.ArrayList<>();
 
     private final PrintStream stdout;
     private final PrintStream stderr;
@@ -202,6 +205,13 @@ public final class TpccMain implements Callable<Integer> {
             }
             b.set(ConfigOptions.TUNER_WRITE_WEIGHT, Double.parseDouble(w[0].trim()));
             b.set(ConfigOptions.TUNER_READ_WEIGHT, Double.parseDouble(w[1].trim()));
+        }
+        for (String o : engineOptions) {
+            int eq = o.indexOf('=');
+            if (eq <= 0) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--engine-option takes NAME=VALUE, not '" + o + "'");
+            }
+            b.set(o.substring(0, eq).trim(), o.substring(eq + 1).trim());
         }
         return b.build();
     }

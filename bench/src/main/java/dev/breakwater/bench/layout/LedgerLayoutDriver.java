@@ -66,6 +66,7 @@ public final class LedgerLayoutDriver {
             "  --durability SYNC|ASYNC (default ASYNC)",
             "  --companion N          per ledger row, N upserts of 200-byte rows with random keys into a second dataset (default 0)",
             "  --compression NONE|LZ4 leaf-compression (default NONE)",
+            "  --l0-merge-tables N    l0-merge-tables, the L0 table-count trigger (default the engine's: 0, off)",
             "  --settle BOOL          flush and wait for merges before closing (default true)",
             "  --passes P             write the same ids P times (default 1): history grows, live data does not",
             "  --scheme NAME          write-memory-scheme (default PARTITIONED)",
@@ -80,7 +81,14 @@ public final class LedgerLayoutDriver {
 
     /** Parsed command line. */
     record Config(long rows, boolean random, long writeMemory, long totalMemory, Durability durability, int pageSize,
-                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression, boolean settle) {
+                  Path dir, int opens, Path out, int companion, String scheme, int passes, String compression, boolean settle, int l0MergeTables) {
+
+        /** The same run with the default L0 table-count trigger (off). */
+        Config(long rows, boolean random, long writeMemory, long totalMemory, Durability durability, int pageSize,
+               Path dir, int opens, Path out, int companion, String scheme, int passes, String compression, boolean settle) {
+            this(rows, random, writeMemory, totalMemory, durability, pageSize, dir, opens, out, companion, scheme, passes, compression, settle,
+                    ConfigOptions.L0_MERGE_TABLES.defaultValue());
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -108,7 +116,8 @@ public final class LedgerLayoutDriver {
                 m.containsKey("dir") ? Path.of(m.get("dir")) : null, Integer.parseInt(m.getOrDefault("opens", "3")),
                 m.containsKey("out") ? Path.of(m.get("out")) : null, Integer.parseInt(m.getOrDefault("companion", "0")),
                 m.getOrDefault("scheme", "PARTITIONED").toUpperCase(Locale.ROOT), Integer.parseInt(m.getOrDefault("passes", "1")),
-                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT), Boolean.parseBoolean(m.getOrDefault("settle", "true")));
+                m.getOrDefault("compression", "NONE").toUpperCase(Locale.ROOT), Boolean.parseBoolean(m.getOrDefault("settle", "true")),
+                Integer.parseInt(m.getOrDefault("l0-merge-tables", String.valueOf(ConfigOptions.L0_MERGE_TABLES.defaultValue()))));
         Map<String, Object> report = run(c, System.err);
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
         if (c.out() != null) {
@@ -128,6 +137,7 @@ public final class LedgerLayoutDriver {
                 .set(ConfigOptions.TUNER, false)
                 .set("write-memory-scheme", c.scheme())
                 .set("leaf-compression", c.compression())
+                .set(ConfigOptions.L0_MERGE_TABLES, c.l0MergeTables())
                 .set(ConfigOptions.HTTP_ENABLED, false)
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .build();
@@ -213,6 +223,7 @@ public final class LedgerLayoutDriver {
         r.put("writeMemoryScheme", c.scheme());
         r.put("passes", c.passes());
         r.put("leafCompression", c.compression());
+        r.put("l0MergeTables", c.l0MergeTables());
         r.put("settled", c.settle());
         r.put("loadSeconds", loadSeconds);
         r.put("tables", layout.tables());

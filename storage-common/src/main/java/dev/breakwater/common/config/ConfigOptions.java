@@ -117,6 +117,13 @@ public final class ConfigOptions {
                     + "write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
                     + "batch (groups times M), for fewer, larger L0 merges and less write amplification at the cost of more L0 "
                     + "groups to read (docs/design.md).");
+    public static final Option<Integer> L0_MERGE_TABLES = define("l0-merge-tables", ValueType.INT, 0, "tables",
+            0, 1_000_000, null, null,
+            "With LEVELING: L0 tables (over all groups) at which all of L0 is merged into L1 even below the group trigger; "
+                    + "0 turns this off. L0 is also merged whole once it holds as many times the tree's write memory as its group trigger "
+                    + "counts groups (see l0-merge-policy), "
+                    + "so flushes that overlap nothing in L0 (increasing keys) cannot pile up; this bounds the table count "
+                    + "too, for small (e.g. compressed) tables.");
     public static final Option<Integer> FLUSH_THREADS = define("flush-threads", ValueType.INT, 1, "threads",
             1, 64, null, null,
             "Threads that write flushes.");

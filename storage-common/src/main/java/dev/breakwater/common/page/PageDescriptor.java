@@ -54,13 +54,17 @@ public final class PageDescriptor {
      * relative to {@code page.position()}; the buffer's position is not changed).
      */
     public static void writeHeader(ByteBuffer page, byte type, byte flags, int pageNumber, int payloadLength) {
-        ByteBuffer b = page.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        // Absolute puts in the page's own buffer, its byte order restored: no duplicate per page
+        // (flushes and merges write one header per page).
+        ByteOrder order = page.order();
+        page.order(ByteOrder.LITTLE_ENDIAN);
         int base = page.position();
-        b.putShort(base + VERSION_OFFSET, FORMAT_VERSION);
-        b.put(base + TYPE_OFFSET, type);
-        b.put(base + FLAGS_OFFSET, flags);
-        b.putInt(base + PAGE_NUMBER_OFFSET, pageNumber);
-        b.putInt(base + PAYLOAD_LENGTH_OFFSET, payloadLength);
+        page.putShort(base + VERSION_OFFSET, FORMAT_VERSION);
+        page.put(base + TYPE_OFFSET, type);
+        page.put(base + FLAGS_OFFSET, flags);
+        page.putInt(base + PAGE_NUMBER_OFFSET, pageNumber);
+        page.putInt(base + PAYLOAD_LENGTH_OFFSET, payloadLength);
+        page.order(order);
     }
 
     public static int checksum(ByteBuffer page) {

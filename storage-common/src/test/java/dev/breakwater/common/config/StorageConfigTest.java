@@ -165,6 +165,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.L0_SLOWDOWN_GROUPS, 4)
                 .set(ConfigOptions.L0_STOP_GROUPS, 6)
                 .set(ConfigOptions.L0_MERGE_POLICY, L0MergePolicy.BATCHED)
+                .set(ConfigOptions.L0_MERGE_TABLES, 16)
                 .set(ConfigOptions.FLUSH_THREADS, 2)
                 .set(ConfigOptions.MERGE_THREADS, 3)
                 .set(ConfigOptions.MEMORY_MERGE_THREADS, 2)

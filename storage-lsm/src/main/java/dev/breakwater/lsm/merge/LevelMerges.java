@@ -86,6 +86,49 @@ final class LevelMerges {
         return Optional.empty();
     }
 
+    /**
+     * An L0 merge of every L0 table (all groups) into {@code target} (as for {@link #fromL0}), with
+     * the overlapping tables of the target level (and of L1 when the target is L2); empty if any of
+     * them is busy or L0 is empty. For L0 triggers that are not the group count: when groups do not
+     * form (flushes that overlap nothing in L0), the closure of a slice is the slice itself, and
+     * merging slice by slice would leave most small tables where they are.
+     */
+    static Optional<MergeTask> allOfL0(Version v, Set<Long> busy, double score, int target, String trigger) {
+        List<MergeTask.Input> l0 = new ArrayList<>();
+        int tables = 0;
+        for (Run g : v.level(0)) {
+            if (!g.tables().isEmpty()) {
+                l0.add(new MergeTask.Input(0, g.id(), g.tables()));
+                tables += g.tables().size();
+            }
+        }
+        if (l0.isEmpty() || anyBusy(l0, busy)) {
+            return Optional.empty();
+        }
+        byte[][] range = range(l0);
+        Run l1 = v.levelCount() > 1 && !v.level(1).isEmpty() ? v.level(1).get(0) : null;
+        Run l2 = target == 2 && !v.level(2).isEmpty() ? v.level(2).get(0) : null;
+        List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(range[0], range[1]);
+        List<TableMeta> twoBelow = List.of();
+        if (l2 != null) {
+            byte[][] wide = widen(range, below);
+            twoBelow = l2.overlapping(wide[0], wide[1]);
+        }
+        if (anyBusyTable(below, busy) || anyBusyTable(twoBelow, busy)) {
+            return Optional.empty();
+        }
+        List<MergeTask.Input> inputs = new ArrayList<>(l0);
+        if (!below.isEmpty()) {
+            inputs.add(new MergeTask.Input(1, l1.id(), below));
+        }
+        if (!twoBelow.isEmpty()) {
+            inputs.add(new MergeTask.Input(2, l2.id(), twoBelow));
+        }
+        return Optional.of(new MergeTask(inputs, target, MergeTask.LEVEL_RUN, v.levelCount() - 1 == target, score, String.format(
+                "all of L0 (%d tables in %d groups, %d B) -> L%d on the %s trigger, overlap ratio %.2f", tables, l0.size(), bytes(l0),
+                target, trigger, (double) (bytes(below) + bytes(twoBelow)) / Math.max(1, bytes(l0)))));
+    }
+
     /** A merge of one table of {@code level} (at least 1, not the last) into the level below; {@code suffix} as for {@link #fromL0}. */
     static Optional<MergeTask> fromLevel(Version v, int level, Set<Long> busy, double score, String suffix) {
         if (v.level(level).isEmpty()) {

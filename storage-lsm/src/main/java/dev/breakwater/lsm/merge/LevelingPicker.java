@@ -16,13 +16,17 @@ import java.util.Set;
  * {@code target(L_i) = max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write memory.
  *
  * <h2>Scores and choice</h2>
- * L0's score is {@code groups / l0MergeGroups}; level {@code i}'s is {@code |L_i| / target(L_i)}.
+ * L0's score is the largest of {@code groups / l0MergeGroups} and the volume terms of
+ * {@code volumeScore} ({@code |L0| / (l0MergeGroups·M)}, {@code L0 tables / l0MergeTables});
+ * level {@code i}'s is {@code |L_i| / target(L_i)}.
  * The level with the highest score {@code >= 1} that has a pickable table merges:
  * <ul>
  *   <li>From L0, the smallest group (fewest tables) goes first. Its table that minimizes
  *       (overlapping bytes in L1) / (bytes taken from L0) is chosen, together with every L0 table
  *       of any group that overlaps the growing key range (an older L0 table left behind would
  *       otherwise shadow the newer data once it reached L1).</li>
+ *   <li>From L0 due by volume only (group score below 1), all of L0 ({@code LevelMerges.allOfL0}):
+ *       flushes that overlap nothing in L0 never form groups, and a slice would be the one table.</li>
  *   <li>From level {@code i >= 1}, the table that minimizes (overlapping bytes in {@code L_i+1}) /
  *       (its bytes).</li>
  * </ul>
@@ -87,7 +91,9 @@ public final class LevelingPicker implements MergePicker {
         int last = v.levelCount() - 1;
         boolean retiring = retiringL1(v, s);
         List<double[]> scored = new ArrayList<>(); // {level, score}
-        scored.add(new double[] {0, (double) v.level(0).size() / s.l0MergeGroups()});
+        double groupScore = (double) v.level(0).size() / s.l0MergeGroups();
+        double l0Score = Math.max(groupScore, volumeScore(v, s));
+        scored.add(new double[] {0, l0Score});
         for (int i = retiring ? 2 : 1; i < last; i++) {
             scored.add(new double[] {i, v.levelBytes(i) / (double) target(v, i, s)});
         }
@@ -97,8 +103,14 @@ public final class LevelingPicker implements MergePicker {
                 break;
             }
             int level = (int) ls[0];
-            Optional<MergeTask> t = level == 0 ? LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "")
-                    : LevelMerges.fromLevel(v, level, busy, ls[1], "");
+            Optional<MergeTask> t;
+            if (level != 0) {
+                t = LevelMerges.fromLevel(v, level, busy, ls[1], "");
+            } else if (groupScore >= 1.0) {
+                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "");
+            } else {
+                t = LevelMerges.allOfL0(v, busy, ls[1], retiring ? 2 : 1, tableScore(v, s) >= 1.0 ? "table-count" : "bytes");
+            }
             if (t.isPresent()) {
                 return t;
             }
@@ -107,6 +119,23 @@ public final class LevelingPicker implements MergePicker {
             return LevelMerges.fromLevel(v, 1, busy, 0, ""); // low priority: drain L1 into L2
         }
         return Optional.empty();
+    }
+
+    /**
+     * L0's score from its volume rather than its groups: the larger of {@link #tableScore} and
+     * {@code |L0| / (l0MergeGroups·M)}. Under random keys a group holds about {@code M} or less (one
+     * pass of partial flushes), so the byte term reaches 1 no earlier than the group count does
+     * and changes nothing there; when flushes overlap nothing in L0 (increasing keys, sequential
+     * overwrites) they all join one or two groups and only these terms ever make L0 due.
+     */
+    static double volumeScore(Version v, MergeSettings s) {
+        double bytes = (double) v.levelBytes(0) / ((double) s.l0MergeGroups() * s.writeMemoryBytes());
+        return Math.max(bytes, tableScore(v, s));
+    }
+
+    /** {@code L0 tables / l0MergeTables}, or 0 without a table-count trigger. */
+    static double tableScore(Version v, MergeSettings s) {
+        return s.l0MergeTables() == 0 ? 0 : (double) v.levelTables(0) / s.l0MergeTables();
     }
 
     @Override

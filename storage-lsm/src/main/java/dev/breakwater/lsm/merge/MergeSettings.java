@@ -9,8 +9,15 @@ package dev.breakwater.lsm.merge;
  * @param writeMemoryBytes   the write memory this tree currently holds ({@code a·M_w}); level sizes
  *                           are derived from it (paper 000, section 4.1.3)
  * @param targetTableBytes   merge outputs are cut into SSTables of about this size
+ * @param l0MergeTables      L0 tables (over all groups) at which an L0 merge becomes due whatever the
+ *                           group count (leveling; 0: no table-count trigger)
  */
-public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBytes, long targetTableBytes) {
+public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBytes, long targetTableBytes, int l0MergeTables) {
+
+    /** Settings without a table-count trigger. */
+    public MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBytes, long targetTableBytes) {
+        this(sizeRatio, l0MergeGroups, writeMemoryBytes, targetTableBytes, 0);
+    }
 
     public MergeSettings {
         if (sizeRatio < 2) {
@@ -22,10 +29,13 @@ public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBy
         if (writeMemoryBytes <= 0 || targetTableBytes <= 0) {
             throw new IllegalArgumentException("write memory and target table size must be positive");
         }
+        if (l0MergeTables < 0) {
+            throw new IllegalArgumentException("L0 table trigger must be >= 0 (0: off), got " + l0MergeTables);
+        }
     }
 
     /** A copy with a different write-memory size (the memory manager moves it at run time). */
     public MergeSettings withWriteMemory(long bytes) {
-        return new MergeSettings(sizeRatio, l0MergeGroups, bytes, targetTableBytes);
+        return new MergeSettings(sizeRatio, l0MergeGroups, bytes, targetTableBytes, l0MergeTables);
     }
 }

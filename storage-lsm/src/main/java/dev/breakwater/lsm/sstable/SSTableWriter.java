@@ -203,10 +203,10 @@ public final class SSTableWriter implements AutoCloseable {
 
     private void writeBloom() throws IOException {
         int blocks = bloom.blockCount();
+        long[] words = bloom.build(); // also when empty: it hands the thread's hash array back
         if (blocks == 0) {
             return;
         }
-        long[] words = bloom.build();
         int perPage = BloomPageDescriptor.blocksPerPage(options.pageSize());
         byte[] payload = new byte[SSTableFormat.payload(options.pageSize())];
         int base = BloomPageDescriptor.FIRST_BLOCK_OFFSET; // page offset of payload byte 0

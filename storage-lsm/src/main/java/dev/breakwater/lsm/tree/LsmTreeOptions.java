@@ -36,12 +36,13 @@ import java.time.Duration;
  * @param runsPerLevel         K for {@link Policy#RUNS_PER_LEVEL} (ignored by the other policies)
  * @param garneringScale       Garnering's scaling factor c in (0, 1] (used by {@link Policy#GARNERING} only)
  * @param bloomAllocation      how filter bits per key are spread over the levels
+ * @param l0MergeTables        L0 tables at which an L0 merge is due whatever the group count (leveling; 0: off)
  */
 public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutables, long targetTableBytes, int sizeRatio,
                              int l0MergeGroups, int l0SlowdownGroups, int l0StopGroups, Policy policy,
                              double bloomBitsPerKey, double[] bloomBitsPerLevel, Compression compression, boolean directIo,
                              Duration stallTimeout, long manifestRotateBytes, int memoryLevels, int runsPerLevel,
-                             double garneringScale, BloomAllocation bloomAllocation) {
+                             double garneringScale, BloomAllocation bloomAllocation, int l0MergeTables) {
 
     /**
      * Merge policies. {@code LEVELING_BATCHED_L0} is leveling whose L0 merges move batches of
@@ -87,7 +88,7 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         }
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, Policy.RUNS_PER_LEVEL, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo,
-                stallTimeout, manifestRotateBytes, memoryLevels, k, garneringScale, bloomAllocation);
+                stallTimeout, manifestRotateBytes, memoryLevels, k, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions {
@@ -116,49 +117,59 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public static LsmTreeOptions defaults(int pageSize, long memoryTableBytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, 2, Math.max(pageSize * 16L, memoryTableBytes), 10,
                 4, 8, 12, Policy.LEVELING, SSTableOptions.DEFAULT_BLOOM_BITS_PER_KEY, new double[0], Compression.NONE, false,
-                Duration.ofSeconds(60), 4L << 20, 0, 1, DEFAULT_GARNERING_SCALE, BloomAllocation.UNIFORM);
+                Duration.ofSeconds(60), 4L << 20, 0, 1, DEFAULT_GARNERING_SCALE, BloomAllocation.UNIFORM, 0);
     }
 
     public LsmTreeOptions withPolicy(Policy p) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, p, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withSizeRatio(int t) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, t, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withTargetTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, bytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withCompression(Compression c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, c, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withDirectIo(boolean direct) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, direct, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withL0(int mergeGroups, int slowdownGroups, int stopGroups) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, mergeGroups,
-                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                slowdownGroups, stopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
+    }
+
+    /** The L0 table-count trigger ({@code 0}: off); see {@link dev.breakwater.lsm.merge.MergeSettings#l0MergeTables()}. */
+    public LsmTreeOptions withL0MergeTables(int tables) {
+        if (tables < 0) {
+            throw new IllegalArgumentException("l0MergeTables must be >= 0 (0: off), got " + tables);
+        }
+        return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
+                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, tables);
     }
 
     public LsmTreeOptions withManifestRotateBytes(long bytes) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout, bytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     /** A partitioned memory component with {@code levels} memory levels (0: monolithic). */
     public LsmTreeOptions withMemoryLevels(int levels) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, levels, runsPerLevel, garneringScale, bloomAllocation);
+                manifestRotateBytes, levels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     boolean partitioned() {
@@ -173,26 +184,26 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     public LsmTreeOptions withMemoryTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     /** Bloom bits per key for every level, then per-level overrides (index = level). */
     public LsmTreeOptions withBloomBits(double perKey, double... perLevel) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
-                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation);
+                l0SlowdownGroups, l0StopGroups, policy, perKey, perLevel, compression, directIo, stallTimeout, manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, bloomAllocation, l0MergeTables);
     }
 
     /** The Garnering policy with scaling factor {@code c} (T stays {@link #sizeRatio()}). */
     public LsmTreeOptions withGarnering(double c) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, Policy.GARNERING, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, memoryLevels, runsPerLevel, c, bloomAllocation);
+                manifestRotateBytes, memoryLevels, runsPerLevel, c, bloomAllocation, l0MergeTables);
     }
 
     public LsmTreeOptions withBloomAllocation(BloomAllocation a) {
         return new LsmTreeOptions(pageSize, memoryTableBytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,
-                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, a);
+                manifestRotateBytes, memoryLevels, runsPerLevel, garneringScale, a, l0MergeTables);
     }
 
     /** Bloom bits per key for SSTables written into {@code level}. */
@@ -201,7 +212,7 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
     }
 
     MergeSettings mergeSettings() {
-        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes);
+        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes, l0MergeTables);
     }
 
     /** Options for SSTables written into {@code level}. */
