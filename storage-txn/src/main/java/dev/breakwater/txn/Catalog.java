@@ -1,8 +1,10 @@
 package dev.breakwater.txn;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
@@ -25,7 +27,9 @@ import java.util.TreeSet;
  * applied to a new one. Saved atomically (write {@code catalog.json.tmp}, sync, rename, sync the
  * directory). Read with Jackson into plain records, no polymorphic typing. Besides the datasets it
  * lists {@code garbage}: directories under {@code datasets/} the engine created or is deleting and
- * may delete at open (see {@link DatasetDirectory}).
+ * may delete at open (see {@link DatasetDirectory}). A dataset's optional {@code memoryComponent}
+ * (its {@link MemoryComponentOverride}) is written only when the dataset has one, so a catalog
+ * written before the field existed reads as datasets following the engine's memory-component kind.
  *
  * <p>Thread safety: none; the engine serializes catalog changes.
  */
@@ -51,8 +55,15 @@ final class Catalog {
     record IndexJson(String name, List<String> fields, long tree) {
     }
 
+    /** A dataset's memory-component override; absent parameters are left out of the file. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record MemoryComponentJson(MemoryComponentKind kind, Integer hashPrefix, Integer hashBuckets, Integer vectorReserve) {
+    }
+
+    /** {@code memoryComponent} is left out (and read as null) for a dataset without an override: catalogs before it read unchanged. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record DatasetJson(int id, String name, List<FieldJson> fields, List<String> primaryKey, long primaryTree,
-                       List<IndexJson> indexes) {
+                       List<IndexJson> indexes, MemoryComponentJson memoryComponent) {
     }
 
     record CatalogJson(int formatVersion, long nextId, List<DatasetJson> datasets, List<String> garbage) {
@@ -134,7 +145,10 @@ final class Catalog {
             List<IndexSpec> indexes = d.indexes().stream().map(i -> new IndexSpec(i.name(), i.fields())).toList();
             Map<String, Long> trees = new LinkedHashMap<>();
             d.indexes().forEach(i -> trees.put(i.name(), i.tree()));
-            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes), d.primaryTree(), trees);
+            MemoryComponentJson m = d.memoryComponent();
+            MemoryComponentOverride memory = m == null ? null
+                    : new MemoryComponentOverride(m.kind(), m.hashPrefix(), m.hashBuckets(), m.vectorReserve());
+            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes, memory), d.primaryTree(), trees);
         } catch (SchemaException | IllegalArgumentException e) {
             throw new IOException("catalog " + path + " is damaged: it describes an invalid dataset " + d.name() + " ("
                     + e.getMessage() + "); restore it from a backup", e);
@@ -153,7 +167,10 @@ final class Catalog {
             List<FieldJson> fields = e.spec().fields().stream().map(f -> new FieldJson(f.name(), f.type(), f.nullable())).toList();
             List<IndexJson> indexes = e.spec().secondaryIndexes().stream()
                     .map(i -> new IndexJson(i.name(), i.fields(), e.indexTrees().get(i.name()))).toList();
-            datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes));
+            MemoryComponentOverride m = e.spec().memoryComponent();
+            MemoryComponentJson memory = m == null ? null
+                    : new MemoryComponentJson(m.kind(), m.hashPrefix(), m.hashBuckets(), m.vectorReserve());
+            datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes, memory));
         }
         byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(FORMAT_VERSION, nextId, datasets, List.copyOf(garbage)));
         Path tmp = dir.resolve(FILE + ".tmp");

@@ -1,5 +1,6 @@
 package dev.breakwater.txn;
 
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.key.FieldType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,9 +9,12 @@ import java.util.Set;
 
 /**
  * The declared shape of a dataset: ordered typed fields, a primary key (a list of fields, none
- * nullable) and zero or more secondary indexes. Immutable and validated at construction.
+ * nullable) and zero or more secondary indexes; optionally the data structure of its trees' active
+ * memory components ({@code memoryComponent}, null to follow the engine's
+ * {@code memory-component-kind}). Immutable and validated at construction.
  */
-public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
+public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes,
+                          MemoryComponentOverride memoryComponent) {
 
     /** The primary index's name in {@link Dataset#index(String)}. */
     public static final String PRIMARY = "primary";
@@ -54,6 +58,11 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
         }
     }
 
+    /** A dataset whose trees use the engine's memory-component kind. */
+    public DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
+        this(name, fields, primaryKey, secondaryIndexes, null);
+    }
+
     private static Field findField(List<Field> fields, String dataset, String name) {
         for (Field f : fields) {
             if (f.name().equals(name)) {
@@ -87,7 +96,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
     public DatasetSpec withIndex(IndexSpec index) {
         List<IndexSpec> all = new ArrayList<>(secondaryIndexes);
         all.add(index);
-        return new DatasetSpec(name, fields, primaryKey, all);
+        return new DatasetSpec(name, fields, primaryKey, all, memoryComponent);
     }
 
     public static Builder builder(String name) {
@@ -100,6 +109,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
         private final List<Field> fields = new ArrayList<>();
         private final List<String> primaryKey = new ArrayList<>();
         private final List<IndexSpec> indexes = new ArrayList<>();
+        private MemoryComponentOverride memoryComponent;
 
         private Builder(String name) {
             this.name = name;
@@ -126,8 +136,22 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
             return this;
         }
 
+        /**
+         * The data structure of the active memory component of this dataset's trees, overriding the
+         * engine's {@code memory-component-*} options (null: follow them).
+         */
+        public Builder memoryComponent(MemoryComponentOverride override) {
+            this.memoryComponent = override;
+            return this;
+        }
+
+        /** {@link #memoryComponent(MemoryComponentOverride)} with the kind's parameters taken from the engine's options. */
+        public Builder memoryComponent(MemoryComponentKind kind) {
+            return memoryComponent(MemoryComponentOverride.of(kind));
+        }
+
         public DatasetSpec build() {
-            return new DatasetSpec(name, fields, primaryKey, indexes);
+            return new DatasetSpec(name, fields, primaryKey, indexes, memoryComponent);
         }
     }
 }

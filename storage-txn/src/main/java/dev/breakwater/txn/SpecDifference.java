@@ -37,7 +37,15 @@ final class SpecDifference {
             return "secondary indexes are " + existing.secondaryIndexes() + " in the existing dataset, " + wanted.secondaryIndexes()
                     + " in the new specification";
         }
+        if (!java.util.Objects.equals(existing.memoryComponent(), wanted.memoryComponent())) {
+            return "memory component is " + describe(existing.memoryComponent()) + " in the existing dataset, "
+                    + describe(wanted.memoryComponent()) + " in the new specification";
+        }
         return null;
+    }
+
+    private static String describe(MemoryComponentOverride m) {
+        return m == null ? "the engine's (no override)" : m.toString();
     }
 
     private static String describe(Field f) {

@@ -91,7 +91,8 @@ public final class ConfigOptions {
             "With the STATIC scheme: datasets that may hold write memory at once (D); each gets 1/D of write memory.");
     public static final Option<MemoryComponentKind> MEMORY_COMPONENT_KIND = define("memory-component-kind",
             ValueType.enumOf(MemoryComponentKind.class), MemoryComponentKind.SKIP_LIST, "", null, null, null, null,
-            "Data structure of the active memory component M0 of every tree (paper 001): SKIP_LIST, VECTOR (append, sort "
+            "Data structure of the active memory component M0 of every tree (paper 001), unless its dataset's spec overrides it "
+                    + "(DatasetSpec.memoryComponent): SKIP_LIST, VECTOR (append, sort "
                     + "when read or sealed), HASH_SKIP_LIST or HASH_LINKED_LIST (hash on a key prefix; scans merge all buckets).");
     public static final Option<Integer> MEMORY_COMPONENT_HASH_PREFIX = define("memory-component-hash-prefix", ValueType.INT, 8,
             "bytes", 1, 1024, null, null,
