@@ -54,6 +54,12 @@ class MemoryKindAccountingTest {
         }
     }
 
+    private static LsmTree openRegistered(TreeFixture fx, WriteMemoryManager m, String name, MemoryComponentSpec spec) throws Exception {
+        LsmTree t = LsmTree.open(name, fx.dir.resolve(name), fx.options, fx.resources, true, spec);
+        m.register(t, name);
+        return t;
+    }
+
     /** Bytes of the kind's own structure, known from its parameters alone: a lower bound of what it must hold beyond records. */
     private static long structureBytes(MemoryComponentSpec spec) {
         return switch (spec.kind()) {
@@ -72,8 +78,7 @@ class MemoryKindAccountingTest {
             List<LsmTree> trees = new ArrayList<>();
             for (int i = 0; i < specs.size(); i++) {
                 MemoryComponentSpec spec = specs.get(i);
-                LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, spec);
-                m.register(t, "d" + i);
+                LsmTree t = openRegistered(fx, m, "t" + i, spec);
                 trees.add(t);
                 long before = fx.pool.usedBytes();
                 write(t, i, 2000);
@@ -85,11 +90,13 @@ class MemoryKindAccountingTest {
             }
             assertTrue(trees.get(specs.size() - 1).memoryBytes() > trees.get(0).memoryBytes(),
                     "8,192 buckets cost more than the skip-list for the same entries");
+            m.tick(); // the first tick's average is the memory held now
             WriteMemorySnapshot snapshot = m.snapshot();
             long total = 0;
             for (LsmTree t : trees) {
                 WriteMemorySnapshot.TreeShare share = snapshot.trees().get(t.name());
-                assertEquals(t.memoryBytes(), share.memoryBytes(), t.name() + ": the share the tuner reads");
+                assertEquals(t.memoryBytes(), share.memoryBytes(), t.name() + ": the share the manager reports");
+                assertEquals(t.memoryBytes(), share.averageMemoryBytes(), 1e-6, t.name() + ": the average the tuner reads as a_i");
                 total += share.memoryBytes();
             }
             assertEquals(fx.pool.usedBytes(), total, "the shares add up to what the pool handed out");
@@ -111,10 +118,8 @@ class MemoryKindAccountingTest {
     void maxMemoryFlushesTheTreeWhoseBucketArrayMakesItTheLargest() throws Exception {
         try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 16L << 20)) {
             WriteMemoryManager m = manager(fx, FlushPolicyKind.MAX_MEMORY);
-            LsmTree skip = LsmTree.open("skip", fx.dir.resolve("skip"), fx.options, fx.resources, true, MemoryKinds.SKIP_LIST);
-            LsmTree hash = LsmTree.open("hash", fx.dir.resolve("hash"), fx.options, fx.resources, true, BIG_HASH);
-            m.register(skip, "a");
-            m.register(hash, "b");
+            LsmTree skip = openRegistered(fx, m, "skip", MemoryKinds.SKIP_LIST);
+            LsmTree hash = openRegistered(fx, m, "hash", BIG_HASH);
             write(skip, 0, 300);
             write(hash, 1, 300); // the same records, plus a 64 KiB bucket array
             long skipBytes = skip.memoryBytes();
@@ -142,10 +147,8 @@ class MemoryKindAccountingTest {
     void aTreeHoldingOnlyAnEmptyComponentsBucketArrayIsNotPickedAndTheWriteFinishes() throws Exception {
         try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 16L << 20)) {
             WriteMemoryManager m = manager(fx, FlushPolicyKind.MAX_MEMORY);
-            LsmTree skip = LsmTree.open("skip", fx.dir.resolve("skip"), fx.options, fx.resources, true, MemoryKinds.SKIP_LIST);
-            LsmTree hash = LsmTree.open("hash", fx.dir.resolve("hash"), fx.options, fx.resources, true, BIG_HASH);
-            m.register(skip, "a");
-            m.register(hash, "b");
+            LsmTree skip = openRegistered(fx, m, "skip", MemoryKinds.SKIP_LIST);
+            LsmTree hash = openRegistered(fx, m, "hash", BIG_HASH);
             write(skip, 0, 300);
             assertTrue(skip.memoryBytes() < 4L * PAGE, "less than the hash tree's bucket array: " + skip.memoryBytes());
             fx.pool.setCapacity(fx.pool.usedBytes() + 4L * PAGE); // room for the bucket array, not for an entry
