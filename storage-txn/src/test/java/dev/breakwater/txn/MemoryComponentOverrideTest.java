@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import dev.breakwater.lsm.tree.LsmTree;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A dataset's own memory-component kind ({@link DatasetSpec#memoryComponent()}): used by its primary
@@ -123,9 +126,10 @@ class MemoryComponentOverrideTest {
         }
     }
 
-    @Test
-    void datasetsOfEveryKindInOneEngineMatchTheirModelsAcrossFlushesARestartAndACrash() {
-        StorageConfig c = config();
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(WriteMemoryScheme.class)
+    void datasetsOfEveryKindInOneEngineMatchTheirModelsAcrossFlushesARestartAndACrash(WriteMemoryScheme scheme) {
+        StorageConfig c = config().toBuilder().set(ConfigOptions.WRITE_MEMORY_SCHEME, scheme).build();
         MemFileSystem mem = new MemFileSystem();
         Map<String, TreeMap<Integer, Tuple>> models = new LinkedHashMap<>();
         List<String> names = new ArrayList<>(overrides().keySet());
