@@ -100,7 +100,8 @@ public final class ConfigOptions {
     public static final Option<Integer> MEMORY_COMPONENT_HASH_BUCKETS = define("memory-component-hash-buckets", ValueType.INT,
             1024, "buckets", 1, 1 << 24, null, null,
             "With a HASH_* memory component: buckets of its hash table (8 bytes each, plus a 104-byte head per used bucket "
-                    + "of HASH_SKIP_LIST), drawn from write memory on the first write.");
+                    + "of HASH_SKIP_LIST), drawn from write memory on the first write. With PARTITIONED, the bucket array "
+                    + "(in whole 64 KiB write-memory pages) must stay below half of M0.");
     public static final Option<Integer> MEMORY_COMPONENT_VECTOR_RESERVE = define("memory-component-vector-reserve", ValueType.INT,
             0, "entries", 0, 1 << 26, null, null,
             "With a VECTOR memory component: entries whose index slots (8 bytes each) are reserved on the first write "
