@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
@@ -26,7 +27,9 @@ import java.util.TreeSet;
  * applied to a new one. Saved atomically (write {@code catalog.json.tmp}, sync, rename, sync the
  * directory). Read with Jackson into plain records, no polymorphic typing. Besides the datasets it
  * lists {@code garbage}: directories under {@code datasets/} the engine created or is deleting and
- * may delete at open (see {@link DatasetDirectory}).
+ * may delete at open (see {@link DatasetDirectory}). A dataset's optional {@code memoryComponent}
+ * (its {@link MemoryComponentOverride}) is written only when the dataset has one, so a catalog
+ * written before the field existed reads as datasets following the engine's memory-component kind.
  *
  * <p>Thread safety: none; the engine serializes catalog changes.
  */
@@ -102,13 +105,20 @@ final class Catalog {
     record PartitionJson(long primaryTree, Map<String, Long> indexes) {
     }
 
+    /** A dataset's memory-component override; absent parameters are left out of the file. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record MemoryComponentJson(MemoryComponentKind kind, Integer hashPrefix, Integer hashBuckets, Integer vectorReserve) {
+    }
+
     /**
      * {@code partitions}, {@code partitionHash} and {@code morePartitions} are absent (null) for an
-     * unpartitioned dataset, as in catalogs written before partitions existed.
+     * unpartitioned dataset, as in catalogs written before partitions existed; {@code memoryComponent}
+     * is left out (and read as null) for a dataset without an override, as in catalogs before it.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record DatasetJson(int id, String name, List<FieldJson> fields, List<String> primaryKey, long primaryTree,
-                       List<IndexJson> indexes, Integer partitions, String partitionHash, List<PartitionJson> morePartitions) {
+                       List<IndexJson> indexes, Integer partitions, String partitionHash, List<PartitionJson> morePartitions,
+                       MemoryComponentJson memoryComponent) {
     }
 
     record CatalogJson(int formatVersion, long nextId, List<DatasetJson> datasets, List<String> garbage) {
@@ -207,7 +217,10 @@ final class Catalog {
                         + " the index trees " + p.indexes().keySet() + " instead of " + trees.keySet());
                 partitions.add(new PartitionTrees(p.primaryTree(), p.indexes()));
             }
-            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes, count), partitions);
+            MemoryComponentJson m = d.memoryComponent();
+            MemoryComponentOverride memory = m == null ? null
+                    : new MemoryComponentOverride(m.kind(), m.hashPrefix(), m.hashBuckets(), m.vectorReserve());
+            return new Entry(d.id(), new DatasetSpec(d.name(), fields, d.primaryKey(), indexes, count, memory), partitions);
         } catch (SchemaException | IllegalArgumentException e) {
             throw new IOException("catalog " + path + " is damaged: it describes an invalid dataset " + d.name() + " ("
                     + e.getMessage() + "); restore it from a backup", e);
@@ -231,8 +244,11 @@ final class Catalog {
             anyPartitioned |= n > 1;
             List<PartitionJson> more = n == 1 ? null : e.partitions().subList(1, n).stream()
                     .map(p -> new PartitionJson(p.primaryTree(), orderedIndexTrees(e.spec(), p))).toList();
+            MemoryComponentOverride m = e.spec().memoryComponent();
+            MemoryComponentJson memory = m == null ? null
+                    : new MemoryComponentJson(m.kind(), m.hashPrefix(), m.hashBuckets(), m.vectorReserve());
             datasets.add(new DatasetJson(e.id(), e.spec().name(), fields, e.spec().primaryKey(), e.primaryTree(), indexes,
-                    n == 1 ? null : n, n == 1 ? null : PartitionHash.ID, more));
+                    n == 1 ? null : n, n == 1 ? null : PartitionHash.ID, more, memory));
         }
         int version = anyPartitioned ? PARTITIONED_FORMAT_VERSION : FORMAT_VERSION;
         byte[] bytes = JSON.writeValueAsBytes(new CatalogJson(version, nextId, datasets, List.copyOf(garbage)));

@@ -7,10 +7,13 @@ import dev.breakwater.common.config.L0MergePolicy;
 import dev.breakwater.common.config.LeafCompression;
 import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.MergePolicyKind;
+import dev.breakwater.common.config.Option;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.memory.HashMemoryComponent;
 import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
 import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.tree.LsmTree;
@@ -150,21 +153,84 @@ final class DatasetDirectory {
     }
 
     /**
-     * The active memory component's kind and parameters (paper 001). A pre-sized vector whose reserved
-     * index alone (8 bytes per entry) would fill a partitioned M0 is refused: M0 would be sealed after
-     * every write.
+     * The engine's active memory component kind and parameters (paper 001), for datasets without an
+     * override.
+     *
+     * @throws ConfigException if the kind's own structure would fill M0 (see {@link #memorySpec(StorageConfig, DatasetSpec)})
      */
     static MemoryComponentSpec memorySpec(StorageConfig c) {
-        long reserveBytes = 8L * c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE);
-        if (c.get(ConfigOptions.MEMORY_COMPONENT_KIND) == MemoryComponentKind.VECTOR
-                && c.get(ConfigOptions.WRITE_MEMORY_SCHEME) == WriteMemoryScheme.PARTITIONED && reserveBytes >= activeComponentBytes(c) / 2) {
-            throw new ConfigException(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE.name(), ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE.name()
-                    + " = " + c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE) + " reserves " + reserveBytes
-                    + " bytes of index, at least half of the active memory component's " + activeComponentBytes(c)
-                    + " bytes (memory-component-size, at most write-memory / 8): M0 would hold almost no data");
+        MemoryComponentSpec spec = new MemoryComponentSpec(c.get(ConfigOptions.MEMORY_COMPONENT_KIND),
+                c.get(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX), c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS),
+                c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
+        String problem = structureProblem(c, spec);
+        if (problem != null) {
+            Option<Integer> option = spec.kind() == MemoryComponentKind.VECTOR ? ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE
+                    : ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS;
+            throw new ConfigException(option.name(), option.name() + ": " + problem);
         }
-        return new MemoryComponentSpec(c.get(ConfigOptions.MEMORY_COMPONENT_KIND), c.get(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX),
-                c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS), c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
+        return spec;
+    }
+
+    /**
+     * The memory component the trees of {@code dataset} build: its {@link MemoryComponentOverride},
+     * parameters it leaves out taken from the engine's options, or the engine's kind if it has none.
+     *
+     * @throws SchemaException naming the dataset if the kind's own structure (a hash kind's bucket
+     *         array, a pre-sized vector's reserved index) would take half of a partitioned M0 or more:
+     *         every write would then seal M0
+     * @throws ConfigException if the dataset has no override and the engine's options are refused so
+     */
+    static MemoryComponentSpec memorySpec(StorageConfig c, DatasetSpec dataset) {
+        MemoryComponentOverride o = dataset.memoryComponent();
+        if (o == null) {
+            return memorySpec(c);
+        }
+        MemoryComponentSpec spec = new MemoryComponentSpec(o.kind(),
+                o.hashPrefix() != null ? o.hashPrefix() : c.get(ConfigOptions.MEMORY_COMPONENT_HASH_PREFIX),
+                o.hashBuckets() != null ? o.hashBuckets() : c.get(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS),
+                o.vectorReserve() != null ? o.vectorReserve() : c.get(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE));
+        String problem = structureProblem(c, spec);
+        if (problem != null) {
+            throw new SchemaException("dataset " + dataset.name() + ": memory component " + o + ": " + problem);
+        }
+        return spec;
+    }
+
+    /**
+     * Why {@code spec}'s own structure does not fit a partitioned M0, or null. The structure is drawn
+     * from write memory at the first write and counted in M0 (exact accounting), so a bucket array or
+     * reserved index of half of M0 or more would have M0 sealed after almost every write.
+     */
+    private static String structureProblem(StorageConfig c, MemoryComponentSpec spec) {
+        if (c.get(ConfigOptions.WRITE_MEMORY_SCHEME) != WriteMemoryScheme.PARTITIONED) {
+            return null;
+        }
+        long m0 = activeComponentBytes(c);
+        long bytes;
+        String what;
+        switch (spec.kind()) {
+            case VECTOR -> {
+                int slotsPerPage = Integer.highestOneBit(WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE / 8);
+                bytes = (spec.vectorReserve() + (long) slotsPerPage - 1) / slotsPerPage * WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
+                what = spec.vectorReserve() + " reserved entries take " + bytes + " bytes of index (8 bytes each, in whole "
+                        + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
+            }
+            case HASH_SKIP_LIST, HASH_LINKED_LIST -> {
+                bytes = HashMemoryComponent.tablePages(spec.hashBuckets(), WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE)
+                        * WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
+                what = spec.hashBuckets() + " hash buckets take " + bytes + " bytes of bucket array (whole "
+                        + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
+            }
+            default -> {
+                return null;
+            }
+        }
+        if (bytes < m0 / 2) {
+            return null;
+        }
+        return what + ", at least half of the active memory component's " + m0
+                + " bytes (memory-component-size, at most write-memory / 8): M0 would hold almost no data; use fewer, or raise "
+                + "memory-component-size or write-memory";
     }
 
     /**
@@ -178,7 +244,7 @@ final class DatasetDirectory {
     /** Opens one tree; unless {@code start}, it changes no file until {@link LsmTree#start()} (see {@link #finishOpen()}). */
     private LsmTree openTree(Catalog.Entry e, String what, int partition, long treeId, boolean start) throws IOException {
         LsmTree tree = LsmTree.open(treeName(e.spec(), what, partition), datasetDir(e).resolve(treeDirName(treeId)),
-                treeOptions(engine.config), engine.resources, start, memorySpec(engine.config));
+                treeOptions(engine.config), engine.resources, start, memorySpec(engine.config, e.spec()));
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
         tree.setLogWindow(engine::logEndLsn, engine.config.get(ConfigOptions.MAX_LOG_SIZE));
@@ -291,6 +357,7 @@ final class DatasetDirectory {
     }
 
     DatasetState create(DatasetSpec spec) throws IOException {
+        memorySpec(engine.config, spec); // refuses a memory component that does not fit, before anything is written
         Catalog c = engine.catalog;
         int id = Math.toIntExact(c.newId());
         List<Catalog.PartitionTrees> partitions = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.breakwater.txn;
 
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.key.FieldType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,8 +9,10 @@ import java.util.Set;
 
 /**
  * The declared shape of a dataset: ordered typed fields, a primary key (a list of fields, none
- * nullable), zero or more secondary indexes, and the number of hash partitions of the primary key
- * (1, the default, is an unpartitioned dataset). Immutable and validated at construction.
+ * nullable), zero or more secondary indexes, the number of hash partitions of the primary key
+ * (1, the default, is an unpartitioned dataset), and optionally the data structure of its trees'
+ * active memory components ({@code memoryComponent}, null to follow the engine's
+ * {@code memory-component-kind}). Immutable and validated at construction.
  *
  * <p>Partitions (AsterixDB's hash partitioning): a dataset with N &gt; 1 partitions keeps N primary
  * trees and N trees per secondary index; a record and its secondary entries live in the trees of
@@ -18,17 +21,30 @@ import java.util.Set;
  * and a transaction may write any of them atomically. The count is fixed when the dataset is
  * created.
  *
- * @param partitions hash partitions of the primary key, in {@code [1, 256]}
+ * @param partitions      hash partitions of the primary key, in {@code [1, 256]}
+ * @param memoryComponent this dataset's memory-component kind and parameters, or null for the engine's
  */
 public record DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes,
-                          int partitions) {
+                          int partitions, MemoryComponentOverride memoryComponent) {
 
     /** The primary index's name in {@link Dataset#index(String)}. */
     public static final String PRIMARY = "primary";
 
-    /** An unpartitioned dataset (one partition). */
+    /** An unpartitioned dataset (one partition) whose trees use the engine's memory-component kind. */
     public DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes) {
-        this(name, fields, primaryKey, secondaryIndexes, 1);
+        this(name, fields, primaryKey, secondaryIndexes, 1, null);
+    }
+
+    /** A dataset of {@code partitions} hash partitions whose trees use the engine's memory-component kind. */
+    public DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes,
+                       int partitions) {
+        this(name, fields, primaryKey, secondaryIndexes, partitions, null);
+    }
+
+    /** An unpartitioned dataset whose trees use {@code memoryComponent} (null: the engine's kind). */
+    public DatasetSpec(String name, List<Field> fields, List<String> primaryKey, List<IndexSpec> secondaryIndexes,
+                       MemoryComponentOverride memoryComponent) {
+        this(name, fields, primaryKey, secondaryIndexes, 1, memoryComponent);
     }
 
     public DatasetSpec {
@@ -107,7 +123,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
     public DatasetSpec withIndex(IndexSpec index) {
         List<IndexSpec> all = new ArrayList<>(secondaryIndexes);
         all.add(index);
-        return new DatasetSpec(name, fields, primaryKey, all, partitions);
+        return new DatasetSpec(name, fields, primaryKey, all, partitions, memoryComponent);
     }
 
     public static Builder builder(String name) {
@@ -121,6 +137,7 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
         private final List<String> primaryKey = new ArrayList<>();
         private final List<IndexSpec> indexes = new ArrayList<>();
         private int partitions = 1;
+        private MemoryComponentOverride memoryComponent;
 
         private Builder(String name) {
             this.name = name;
@@ -153,8 +170,22 @@ public record DatasetSpec(String name, List<Field> fields, List<String> primaryK
             return this;
         }
 
+        /**
+         * The data structure of the active memory component of this dataset's trees, overriding the
+         * engine's {@code memory-component-*} options (null: follow them).
+         */
+        public Builder memoryComponent(MemoryComponentOverride override) {
+            this.memoryComponent = override;
+            return this;
+        }
+
+        /** {@link #memoryComponent(MemoryComponentOverride)} with the kind's parameters taken from the engine's options. */
+        public Builder memoryComponent(MemoryComponentKind kind) {
+            return memoryComponent(MemoryComponentOverride.of(kind));
+        }
+
         public DatasetSpec build() {
-            return new DatasetSpec(name, fields, primaryKey, indexes, partitions);
+            return new DatasetSpec(name, fields, primaryKey, indexes, partitions, memoryComponent);
         }
     }
 }

@@ -41,7 +41,15 @@ final class SpecDifference {
             return "partitions are " + existing.partitions() + " in the existing dataset, " + wanted.partitions()
                     + " in the new specification (the count is fixed at creation: records are placed by hash mod the count)";
         }
+        if (!java.util.Objects.equals(existing.memoryComponent(), wanted.memoryComponent())) {
+            return "memory component is " + describe(existing.memoryComponent()) + " in the existing dataset, "
+                    + describe(wanted.memoryComponent()) + " in the new specification";
+        }
         return null;
+    }
+
+    private static String describe(MemoryComponentOverride m) {
+        return m == null ? "the engine's (no override)" : m.toString();
     }
 
     private static String describe(Field f) {

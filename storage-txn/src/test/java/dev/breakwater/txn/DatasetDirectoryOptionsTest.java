@@ -54,6 +54,15 @@ class DatasetDirectoryOptionsTest {
         assertTrue(e.getMessage().contains("memory-component-vector-reserve"), e.getMessage());
         assertEquals(1 << 16, DatasetDirectory.memorySpec(vector.toBuilder()
                 .set(ConfigOptions.MEMORY_COMPONENT_VECTOR_RESERVE, 1 << 16).build()).vectorReserve());
+        StorageConfig bigTable = hash.toBuilder().set(ConfigOptions.WRITE_MEMORY, 64 * MIB)
+                .set(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS, 1 << 19).build(); // 4 MiB of bucket array in an 8 MiB M0
+        e = assertThrows(ConfigException.class, () -> DatasetDirectory.memorySpec(bigTable));
+        assertTrue(e.getMessage().contains("memory-component-hash-buckets") && e.getMessage().contains("bucket array"), e.getMessage());
+        assertEquals(1 << 18, DatasetDirectory.memorySpec(bigTable.toBuilder()
+                .set(ConfigOptions.MEMORY_COMPONENT_HASH_BUCKETS, 1 << 18).build()).hashBuckets());
+        assertEquals(1 << 19, DatasetDirectory.memorySpec(bigTable.toBuilder()
+                .set(ConfigOptions.WRITE_MEMORY_SCHEME, dev.breakwater.common.config.WriteMemoryScheme.DYNAMIC).build()).hashBuckets(),
+                "a monolithic component has no M0 to fill");
     }
 
     @Test

@@ -54,6 +54,9 @@ final class InfoCommand implements Callable<Integer> {
                 out.println();
                 out.println("dataset " + d.spec().name() + " (id " + d.id() + ", " + data.rel(d.directory()) + ")");
                 out.println("  fields: " + String.join(", ", d.spec().fields().stream().map(InfoCommand::field).toList()));
+                if (d.spec().memoryComponent() != null) {
+                    out.println("  memory component: " + memoryComponent(d.spec().memoryComponent()));
+                }
                 int lastPartition = -1;
                 for (StoredIndex ix : d.indexes()) {
                     if (d.partitions() > 1 && ix.partition() != lastPartition) {
@@ -68,6 +71,21 @@ final class InfoCommand implements Callable<Integer> {
             out.flush();
         }
         return BreakwaterCli.OK;
+    }
+
+    /** The dataset's own memory-component kind; parameters it leaves to the engine's options are not shown. */
+    private static String memoryComponent(dev.breakwater.txn.MemoryComponentOverride m) {
+        StringBuilder sb = new StringBuilder(m.kind().name());
+        if (m.hashPrefix() != null) {
+            sb.append(", hash prefix ").append(m.hashPrefix());
+        }
+        if (m.hashBuckets() != null) {
+            sb.append(", ").append(m.hashBuckets()).append(" buckets");
+        }
+        if (m.vectorReserve() != null) {
+            sb.append(", ").append(m.vectorReserve()).append(" entries reserved");
+        }
+        return sb.toString();
     }
 
     private static String field(Field f) {

@@ -160,6 +160,21 @@ class BreakwaterCliTest {
     }
 
     @Test
+    void infoShowsADatasetsOwnMemoryComponentKind() {
+        Path dir = shared.resolve("override");
+        try (StorageEngine engine = StorageEngine.open(dir, StorageConfig.builder().set(ConfigOptions.DIRECT_IO, false).build())) {
+            engine.createDataset(DatasetSpec.builder("kv").field("k", INT32).field("v", STRING).primaryKey("k")
+                    .memoryComponent(dev.breakwater.txn.MemoryComponentOverride.hash(
+                            dev.breakwater.common.config.MemoryComponentKind.HASH_SKIP_LIST, 4, 64)).build());
+            engine.createDataset(DatasetSpec.builder("plain").field("k", INT32).primaryKey("k").build());
+        }
+        Run r = run("info", dir.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("  memory component: HASH_SKIP_LIST, hash prefix 4, 64 buckets"), r.out());
+        assertEquals(1, r.lines().stream().filter(l -> l.contains("memory component")).count(), "the dataset without one shows none: " + r.out());
+    }
+
+    @Test
     void verifyPassesACleanDirectoryAndChangesNothing() throws IOException {
         Path dir = copy("clean");
         Map<String, byte[]> before = snapshot(dir);

@@ -91,7 +91,8 @@ public final class ConfigOptions {
             "With the STATIC scheme: datasets that may hold write memory at once (D); each gets 1/D of write memory.");
     public static final Option<MemoryComponentKind> MEMORY_COMPONENT_KIND = define("memory-component-kind",
             ValueType.enumOf(MemoryComponentKind.class), MemoryComponentKind.SKIP_LIST, "", null, null, null, null,
-            "Data structure of the active memory component M0 of every tree (paper 001): SKIP_LIST, VECTOR (append, sort "
+            "Data structure of the active memory component M0 of every tree (paper 001), unless its dataset's spec overrides it "
+                    + "(DatasetSpec.memoryComponent): SKIP_LIST, VECTOR (append, sort "
                     + "when read or sealed), HASH_SKIP_LIST or HASH_LINKED_LIST (hash on a key prefix; scans merge all buckets).");
     public static final Option<Integer> MEMORY_COMPONENT_HASH_PREFIX = define("memory-component-hash-prefix", ValueType.INT, 8,
             "bytes", 1, 1024, null, null,
@@ -99,7 +100,8 @@ public final class ConfigOptions {
     public static final Option<Integer> MEMORY_COMPONENT_HASH_BUCKETS = define("memory-component-hash-buckets", ValueType.INT,
             1024, "buckets", 1, 1 << 24, null, null,
             "With a HASH_* memory component: buckets of its hash table (8 bytes each, plus a 104-byte head per used bucket "
-                    + "of HASH_SKIP_LIST), drawn from write memory on the first write.");
+                    + "of HASH_SKIP_LIST), drawn from write memory on the first write. With PARTITIONED, the bucket array "
+                    + "(in whole 64 KiB write-memory pages) must stay below half of M0.");
     public static final Option<Integer> MEMORY_COMPONENT_VECTOR_RESERVE = define("memory-component-vector-reserve", ValueType.INT,
             0, "entries", 0, 1 << 26, null, null,
             "With a VECTOR memory component: entries whose index slots (8 bytes each) are reserved on the first write "

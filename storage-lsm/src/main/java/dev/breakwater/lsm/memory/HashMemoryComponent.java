@@ -64,6 +64,12 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
     private final ReentrantLock tableLock = new ReentrantLock();
     /** Pages of the bucket array; null until the first write. Written once under tableLock. */
     private volatile long[] tablePages;
+    /**
+     * The bucket array's pages drawn so far while the pool ran dry before all were drawn, so that a
+     * retry continues instead of drawing the array again. Guarded by tableLock.
+     */
+    private long[] partialTable;
+    private int partialPages;
     private volatile boolean nonEmpty;
 
     /**
@@ -209,17 +215,20 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
                 return tablePages;
             }
             int n = Math.toIntExact(tablePages(bucketCount, memory.pageSize()));
-            long[] pages = new long[n];
-            for (int i = 0; i < n; i++) {
+            if (partialTable == null) {
+                partialTable = new long[n];
+            }
+            while (partialPages < n) {
                 long page = memory.allocatePage();
                 if (page == ComponentMemory.NO_MEMORY) {
-                    return null; // pages drawn so far stay held (and accounted) until close
+                    return null; // pages drawn so far stay held (and accounted); the retry continues from them
                 }
                 MEMORY.setMemory(page, memory.pageSize(), (byte) 0);
-                pages[i] = page;
+                partialTable[partialPages++] = page;
             }
-            tablePages = pages;
-            return pages;
+            tablePages = partialTable;
+            partialTable = null;
+            return tablePages;
         } finally {
             tableLock.unlock();
         }

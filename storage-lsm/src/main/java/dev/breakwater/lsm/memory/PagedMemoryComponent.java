@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the non-default kinds of {@link MemoryComponent} share: their page
+ * What every kind of {@link MemoryComponent} shares: its page
  * memory, the record-size limit (that of the skip-list, so a record one kind accepts every kind
  * accepts), the statistics, the LSN range, argument checks and closing.
  *

@@ -7,11 +7,8 @@ import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link dev.breakwater.common.config.MemoryComponentKind#SKIP_LIST} memory component (the default): a concurrent,
@@ -54,7 +51,7 @@ import java.util.concurrent.atomic.LongAdder;
  * requires that no put, get or cursor is in progress or will follow (the tree ensures this with
  * reference counts); it is idempotent.
  */
-public final class SkipListMemoryComponent implements MemoryComponent {
+public final class SkipListMemoryComponent extends PagedMemoryComponent {
 
     /** Sentinel address of the head: never a node address, since nodes are 8-byte aligned. */
     static final long HEAD = 1L;
@@ -65,27 +62,13 @@ public final class SkipListMemoryComponent implements MemoryComponent {
     /** Random bits consumed per trial; {@link SkipListNodeDescriptor#BRANCHING} is a power of two. */
     private static final int BRANCHING_BITS = Integer.numberOfTrailingZeros(SkipListNodeDescriptor.BRANCHING);
 
-    private final ComponentMemory memory;
-    private final int maxRecordLength;
     /** The head's next pointers, on heap so an empty component holds no page. */
     private final AtomicLongArray head = new AtomicLongArray(MAX_HEIGHT);
     /** Highest level in use; only grows. */
     private final AtomicInteger maxHeight = new AtomicInteger(1);
-    private final LongAdder entries = new LongAdder();
-    private final LongAdder payload = new LongAdder();
-    private final AtomicLong minLsn = new AtomicLong(Long.MAX_VALUE);
-    private final AtomicLong maxLsn = new AtomicLong(Long.MIN_VALUE);
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     public SkipListMemoryComponent(PagePool pool) {
-        this.memory = new ComponentMemory(pool);
-        this.maxRecordLength = SkipListNodeDescriptor.maxRecordLength(pool.pageSize());
-    }
-
-    /** The largest {@code keyLength + valueLength} a record may have (a page minus node overhead). */
-    @Override
-    public int maxRecordLength() {
-        return maxRecordLength;
+        super(pool);
     }
 
     /**
@@ -109,8 +92,7 @@ public final class SkipListMemoryComponent implements MemoryComponent {
         SkipListNodes.init(node, height, tombstone, key, keyLen, value, valueLength, lsn);
         widenLsnRange(lsn);
         link(node, height, key, keyLen, lsn);
-        entries.increment();
-        payload.add(keyLen + valueLength);
+        counted(keyLen + valueLength);
         return true;
     }
 
@@ -154,55 +136,9 @@ public final class SkipListMemoryComponent implements MemoryComponent {
         return cursor(null, 0, Long.MAX_VALUE);
     }
 
-    /** Exactly the bytes this component draws on the pool: pages held times the page size. */
-    @Override
-    public long bytesUsed() {
-        return memory.bytesHeld();
-    }
-
-    /** Key and value bytes of all versions stored (no node overhead or page waste). */
-    @Override
-    public long payloadBytes() {
-        return payload.sum();
-    }
-
-    /** Number of versions stored (a key written three times counts three). */
-    @Override
-    public long entryCount() {
-        return entries.sum();
-    }
-
-    /** Smallest LSN stored, {@link Long#MAX_VALUE} if empty: what the log must keep for this component. */
-    @Override
-    public long minLsn() {
-        return minLsn.get();
-    }
-
-    /** Largest LSN stored, {@link Long#MIN_VALUE} if empty. */
-    @Override
-    public long maxLsn() {
-        return maxLsn.get();
-    }
-
     @Override
     public boolean isEmpty() {
         return head.get(0) == NIL;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed.get();
-    }
-
-    /**
-     * Returns every page to the pool. Idempotent. Requires: no put, get or cursor in progress, and
-     * none after; the memory of every node is invalid afterwards.
-     */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            memory.release();
-        }
     }
 
     // ---------------------------------------------------------------- skip-list internals
@@ -292,36 +228,5 @@ public final class SkipListMemoryComponent implements MemoryComponent {
             bits >>>= BRANCHING_BITS;
         }
         return height;
-    }
-
-    private void widenLsnRange(long lsn) {
-        long min = minLsn.get();
-        while (lsn < min && !minLsn.compareAndSet(min, lsn)) {
-            min = minLsn.get();
-        }
-        long max = maxLsn.get();
-        while (lsn > max && !maxLsn.compareAndSet(max, lsn)) {
-            max = maxLsn.get();
-        }
-    }
-
-    private void checkRecord(byte[] key, int keyLen, byte[] value, int valueLen, long lsn) {
-        if (keyLen < 0 || keyLen > key.length) {
-            throw new IllegalArgumentException("key length " + keyLen + " outside byte[" + key.length + "]");
-        }
-        if (valueLen < 0 || (valueLen > 0 && valueLen > value.length)) {
-            throw new IllegalArgumentException("value length " + valueLen + " outside byte[" + (value == null ? 0 : value.length) + "]");
-        }
-        if (lsn < 0) {
-            throw new IllegalArgumentException("LSN must be >= 0, got " + lsn);
-        }
-        if ((long) keyLen + valueLen > maxRecordLength) {
-            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLen) + " bytes (key " + keyLen + " + value "
-                    + valueLen + ") exceeds the limit of " + maxRecordLength + " bytes for write-memory pages of "
-                    + memory.pageSize() + " bytes");
-        }
-        if (closed.get()) {
-            throw new IllegalStateException("memory component is closed");
-        }
     }
 }

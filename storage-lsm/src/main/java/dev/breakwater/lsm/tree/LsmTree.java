@@ -201,14 +201,21 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.memoryPressureHandler = handler;
     }
 
+    /**
+     * {@inheritDoc} An active component without entries counts nothing, even when it holds pages: a
+     * hash kind's bucket array or a pre-sized vector's index is drawn at the first write, before the
+     * entry, and stays if the entry then finds the pool empty. Nothing can be flushed to free those
+     * pages, so a flush policy that picked this tree for them would free nothing, and pick it again.
+     */
     @Override
     public long flushableBytes() {
         SuperVersion s = current;
+        long active = s.active.component.isEmpty() ? 0 : s.active.component.bytesUsed();
         if (options.partitioned() && !s.memory.isEmpty()) {
             // The memory levels, and M0, which a request seals into them when they do not suffice.
-            return Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes()) + s.active.component.bytesUsed();
+            return Math.max(0, s.memory.bytes() - flusher.pendingMemoryFlushBytes()) + active;
         }
-        return s.active.component.bytesUsed();
+        return active;
     }
 
     @Override
@@ -688,6 +695,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             memory += t.component.bytesUsed();
         }
         return memory;
+    }
+
+    /** The kind and parameters of the active memory components this tree builds. */
+    public MemoryComponentSpec memorySpec() {
+        return memorySpec;
     }
 
     /** The largest key plus value length a write may have (it must fit in one write-memory page). */

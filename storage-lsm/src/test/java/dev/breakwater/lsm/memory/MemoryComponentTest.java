@@ -307,4 +307,26 @@ class MemoryComponentTest {
             }
         }
     }
+
+    /**
+     * A hash kind whose bucket array does not fit keeps the pages it drew and continues from them on
+     * the next try: it never holds more than one array, so memory freed elsewhere in between is enough.
+     */
+    @org.junit.jupiter.api.Test
+    void aBucketArrayDrawnPartlyIsCompletedNotDrawnAgain() {
+        int slotsPerPage = PAGE / 8;
+        try (MemoryComponent c = new HashMemoryComponent(pool, 4, 3 * slotsPerPage, true)) { // three pages of array
+            pool.setCapacity(2L * PAGE);
+            byte[] key = b("key1");
+            assertFalse(c.put(key, key.length, key, key.length, false, 1));
+            assertFalse(c.put(key, key.length, key, key.length, false, 1), "still short");
+            assertEquals(2L * PAGE, c.bytesUsed(), "two of the three array pages, held and accounted");
+            assertTrue(c.isEmpty());
+            pool.setCapacity(4L * PAGE); // e.g. another tree flushed: one more array page and one for the entry
+            assertTrue(c.put(key, key.length, key, key.length, false, 1));
+            assertEquals(4L * PAGE, c.bytesUsed());
+            assertEquals("key1", get(c, "key1", 1));
+        }
+        assertEquals(0, pool.usedBytes());
+    }
 }

@@ -40,9 +40,14 @@ class WriteMemoryManagerTreeTest {
     }
 
     private static List<LsmTree> openTrees(TreeFixture fx, WriteMemoryManager m) throws Exception {
+        return openTrees(fx, m, List.of(fx.memorySpec));
+    }
+
+    /** Tree {@code i} gets {@code specs.get(i % specs.size())}. */
+    private static List<LsmTree> openTrees(TreeFixture fx, WriteMemoryManager m, List<MemoryComponentSpec> specs) throws Exception {
         List<LsmTree> trees = new ArrayList<>();
         for (int i = 0; i < TREES; i++) {
-            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, fx.memorySpec);
+            LsmTree t = LsmTree.open("t" + i, fx.dir.resolve("t" + i), fx.options, fx.resources, true, specs.get(i % specs.size()));
             trees.add(t);
             m.register(t, "d" + i);
         }
@@ -181,20 +186,27 @@ class WriteMemoryManagerTreeTest {
         }
     }
 
-    /** Every policy with the skip-list; every other memory-component kind with the optimal policy. */
+    /**
+     * Every policy with the skip-list; every other memory-component kind with the optimal policy; and
+     * the trees' kinds mixed in one pool (every kind, the pre-sized vector and a hash skip-list whose
+     * 16 KiB bucket array is a large part of its memory), under every policy.
+     */
     static Stream<Arguments> budgetCases() {
-        return Stream.concat(Stream.of(FlushPolicyKind.values()).map(p -> Arguments.of(p, MemoryKinds.SKIP_LIST)),
-                MemoryKinds.others().map(spec -> Arguments.of(FlushPolicyKind.OPTIMAL, spec)));
+        List<MemoryComponentSpec> mixed = new ArrayList<>(MemoryKinds.all());
+        mixed.add(new MemoryComponentSpec(dev.breakwater.common.config.MemoryComponentKind.HASH_SKIP_LIST, 8, 2048, 0));
+        return Stream.of(Stream.of(FlushPolicyKind.values()).map(p -> Arguments.of(p, List.of(MemoryKinds.SKIP_LIST))),
+                MemoryKinds.others().map(spec -> Arguments.of(FlushPolicyKind.OPTIMAL, List.of(spec))),
+                Stream.of(FlushPolicyKind.values()).map(p -> Arguments.of(p, mixed))).flatMap(s -> s);
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("budgetCases")
-    void theBudgetIsNeverExceededAndEveryTreeStaysCorrect(FlushPolicyKind policy, MemoryComponentSpec spec) throws Exception {
+    void theBudgetIsNeverExceededAndEveryTreeStaysCorrect(FlushPolicyKind policy, List<MemoryComponentSpec> specs) throws Exception {
         AtomicLong logPosition = new AtomicLong();
-        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 2L << 20, spec)) {
+        try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), unboundedOptions(), 2L << 20, specs.get(0))) {
             WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
                     policy, 0.95, 8, 1L << 20, 64 * 1024), logPosition::get);
-            List<LsmTree> trees = openTrees(fx, m);
+            List<LsmTree> trees = openTrees(fx, m, specs);
             AtomicBoolean stop = new AtomicBoolean();
             Thread tick = ticker(m, stop);
             tick.start();
