@@ -1,5 +1,7 @@
 package dev.breakwater.txn;
 
+import dev.breakwater.common.util.Hashing;
+
 /**
  * The hash that places a record of a partitioned dataset in one of its N partitions. It is part of
  * the on-disk contract: a record lives in the trees of partition {@code partition(pk, N)}, so a
@@ -33,17 +35,7 @@ final class PartitionHash {
 
     /** The 64-bit hash of {@code key[offset, offset + length)}. */
     static long hash(byte[] key, int offset, int length) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = offset; i < offset + length; i++) {
-            h ^= key[i] & 0xff;
-            h *= 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return Hashing.fnv1aFmix64(key, offset, length);
     }
 
     /** The partition, in {@code [0, partitions)}, of the encoded primary key {@code key}. */

@@ -129,21 +129,7 @@ final class PartitionMergeCursor implements EntryCursor {
             return;
         }
         closed = true;
-        IOException first = null;
-        for (EntryCursor c : sources) {
-            try {
-                c.close();
-            } catch (IOException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        EntryCursor.closeAll(sources);
     }
 
     /** Closes the non-null cursors of a partly opened set, adding failures to {@code cause}. */

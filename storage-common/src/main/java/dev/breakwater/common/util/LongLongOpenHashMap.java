@@ -47,13 +47,7 @@ public final class LongLongOpenHashMap {
 
     /** Mixes the key bits (a Murmur3 finalizer) so sequential keys spread over the table. */
     public static long mix(long key) {
-        long h = key;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return Hashing.fmix64(key);
     }
 
     public int size() {

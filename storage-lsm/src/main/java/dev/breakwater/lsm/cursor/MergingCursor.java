@@ -138,20 +138,6 @@ public final class MergingCursor extends BufferedEntryCursor {
 
     @Override
     public void close() throws IOException {
-        IOException first = null;
-        for (EntryCursor c : sources) {
-            try {
-                c.close();
-            } catch (IOException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
+        EntryCursor.closeAll(sources);
     }
 }

@@ -1,5 +1,6 @@
 package dev.breakwater.lsm.memory;
 
+import dev.breakwater.common.util.Hashing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -70,17 +71,7 @@ final class OffHeapKeys {
      * alike. FNV-1a over the bytes, then the MurmurHash3 finalizer.
      */
     static long hashPrefix(byte[] key, int keyLen, int prefix) {
-        int n = Math.min(keyLen, prefix);
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < n; i++) {
-            h = (h ^ (key[i] & 0xFF)) * 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return Hashing.fnv1aFmix64(key, 0, Math.min(keyLen, prefix));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.breakwater.txn.lock;
 
+import dev.breakwater.common.util.Hashing;
 import dev.breakwater.txn.TransactionAbortedException;
 import dev.breakwater.txn.TransactionAbortedException.Reason;
 import java.time.Duration;
@@ -301,17 +302,8 @@ public final class LockManager {
     }
 
     private LockStripe stripeOf(long resource) {
-        return stripes[(int) mix(resource) & stripeMask];
-    }
-
-    /** A 64-bit finalizer, so that ids differing only in high bits still spread over stripes. */
-    private static long mix(long x) {
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        x *= 0xc4ceb9fe1a85ec53L;
-        x ^= x >>> 33;
-        return x;
+        // the finalizer spreads ids that differ only in high bits over the stripes
+        return stripes[(int) Hashing.fmix64(resource) & stripeMask];
     }
 
     static String hex(long resource) {
