@@ -151,17 +151,7 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
         } else {
             node = seekList(slot, key, keyLen, snapshotLsn);
         }
-        if (node == NIL || SkipListNodes.compareKey(node, key, keyLen) != 0) {
-            return LookupResult.ABSENT;
-        }
-        long lsn = SkipListNodes.lsn(node);
-        if (SkipListNodes.isTombstone(node)) {
-            out.prepare(0, lsn);
-            return LookupResult.DELETED;
-        }
-        int length = SkipListNodes.valueLength(node);
-        OffHeapKeys.copyOut(SkipListNodes.valueAddress(node), out.prepare(length, lsn), length);
-        return LookupResult.FOUND;
+        return SkipListNodes.lookup(node, key, keyLen, out);
     }
 
     /** Merges one cursor per non-empty bucket; costs a pass over the bucket array plus a heap of cursors. */

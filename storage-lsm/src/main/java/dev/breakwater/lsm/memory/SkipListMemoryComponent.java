@@ -106,17 +106,7 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
     @Override
     public LookupResult get(byte[] key, int keyLen, long snapshotLsn, ValueHolder out) {
         long node = seek(key, keyLen, snapshotLsn);
-        if (node == NIL || SkipListNodes.compareKey(node, key, keyLen) != 0) {
-            return LookupResult.ABSENT;
-        }
-        long lsn = SkipListNodes.lsn(node);
-        if (SkipListNodes.isTombstone(node)) {
-            out.prepare(0, lsn);
-            return LookupResult.DELETED;
-        }
-        int length = SkipListNodes.valueLength(node);
-        OffHeapKeys.copyOut(SkipListNodes.valueAddress(node), out.prepare(length, lsn), length);
-        return LookupResult.FOUND;
+        return SkipListNodes.lookup(node, key, keyLen, out);
     }
 
     /**

@@ -7,6 +7,8 @@ import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.KEY_LENGTH_OFFSET
 import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.LSN_OFFSET;
 import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.VALUE_LENGTH_OFFSET;
 
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
 import net.openhft.chronicle.core.UnsafeMemory;
 
 /**
@@ -71,6 +73,25 @@ final class SkipListNodes {
     /** Compares the node's key with {@code key[0..keyLength)}. */
     static int compareKey(long node, byte[] key, int keyLength) {
         return OffHeapKeys.compare(keyAddress(node), keyLength(node), key, keyLength);
+    }
+
+    /**
+     * The answer of a point lookup that stopped at {@code node} (the first node at or after the key
+     * visible at the snapshot, or {@code NIL}): absent unless its key is {@code key[0..keyLength)};
+     * otherwise its value (or tombstone) and LSN into {@code out}.
+     */
+    static LookupResult lookup(long node, byte[] key, int keyLength, ValueHolder out) {
+        if (node == SkipListNodeDescriptor.NIL || compareKey(node, key, keyLength) != 0) {
+            return LookupResult.ABSENT;
+        }
+        long lsn = lsn(node);
+        if (isTombstone(node)) {
+            out.prepare(0, lsn);
+            return LookupResult.DELETED;
+        }
+        int length = valueLength(node);
+        OffHeapKeys.copyOut(valueAddress(node), out.prepare(length, lsn), length);
+        return LookupResult.FOUND;
     }
 
     static long next(long node, int level) {
