@@ -211,7 +211,7 @@ public final class TpccMain implements Callable<Integer> {
             if (eq <= 0) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--engine-option takes NAME=VALUE, not '" + o + "'");
             }
-            b.set(o.substring(0, eq).trim(), o.substring(eq + 1).trim());
+            b.setText(o.substring(0, eq).trim(), o.substring(eq + 1));
         }
         return b.build();
     }

@@ -284,26 +284,9 @@ public final class ExtendedYcsb implements Callable<Integer> {
             if (eq <= 0) {
                 throw new IllegalArgumentException("--engine-option wants name=value, got '" + o + "'");
             }
-            b.set(o.substring(0, eq), engineOptionValue(o.substring(eq + 1)));
+            b.setText(o.substring(0, eq), o.substring(eq + 1));
         }
         return b.build();
-    }
-
-    /**
-     * A number or boolean as such (options in milliseconds, counts and weights want a JSON number, not
-     * the string "5000"), anything else as the string (sizes such as "2MB", names).
-     */
-    static Object engineOptionValue(String text) {
-        try {
-            com.fasterxml.jackson.databind.JsonNode n = new ObjectMapper()
-                    .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
-            if (n != null && (n.isNumber() || n.isBoolean())) {
-                return n;
-            }
-        } catch (IOException e) {
-            // not a JSON scalar: a size, a name
-        }
-        return text;
     }
 
     private List<Dataset> createDatasets(StorageEngine engine) {

@@ -56,6 +56,24 @@ final class ConfigFiles {
     }
 
     /** A plain Java value (number, string, boolean, enum, null) as a tree node. */
+    /**
+     * A command-line value as a file would hold it: a number or boolean as such (an option in
+     * milliseconds wants the number 5000, not the string "5000"), anything else as the string (sizes
+     * such as "2MB", enum names).
+     */
+    static JsonNode fromText(String text) {
+        try {
+            JsonNode n = JSON.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(text);
+            if (n != null && (n.isNumber() || n.isBoolean())) {
+                return n;
+            }
+        } catch (IOException e) {
+            // not a JSON scalar: a size or a name
+        }
+        return JSON.getNodeFactory().textNode(text);
+    }
+
     static JsonNode toTree(Object value) {
         return JSON.valueToTree(value instanceof Enum ? ((Enum<?>) value).name() : value);
     }

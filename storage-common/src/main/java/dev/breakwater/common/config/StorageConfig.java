@@ -173,6 +173,17 @@ public final class StorageConfig {
             return this;
         }
 
+        /**
+         * Sets an option by name from command-line text ({@code --engine-option name=value}):
+         * {@code "false"}, {@code "5000"} and {@code "0.5"} are read as a boolean and numbers, anything
+         * else ({@code "64MB"}, {@code "LZ4"}) as a string.
+         *
+         * @throws ConfigException if the name is unknown, or the value has the wrong type or is not allowed
+         */
+        public Builder setText(String name, String text) {
+            return set(name, ConfigFiles.fromText(text.trim()));
+        }
+
         /** @throws ConfigException if a relation of {@link ConfigOptions#CONSTRAINTS} does not hold */
         public StorageConfig build() {
             StorageConfig config = new StorageConfig(values);
