@@ -34,6 +34,17 @@ package dev.breakwater.tuner;
  *   <li><b>No merge writes at all</b> ({@code merge = 0}): the merge-read term of eq. 6 is 0
  *       (it is {@code write'(x) · read_m / merge} and {@code write'(x)} is 0 then too).</li>
  * </ol>
+ * <h2>When eq. 5's factor is wrong ({@code tuner-flush-cause-scaling})</h2>
+ * The paper scales eq. 4 down as log-triggered flushes take over, reasoning that the flushed
+ * components then stop growing with {@code x}, so more write memory no longer saves merges. In
+ * Breakwater the merges do not follow the size of a flush: L0 merges when it holds
+ * {@code l0-merge-groups} round-robin passes or that many times the tree's write memory, and level
+ * targets are {@code max(M·T^i, |L_N| / T^(N-i))} with {@code M} the tree's write memory (see
+ * {@code LevelingPicker}), whatever caused the flushes that filled them. On TPC-C at 64 MiB, doubling
+ * write memory from 16 to 32 MiB cut merge writes per operation by 60% over 600 s while nearly every
+ * flush at 32 MiB was log-triggered (docs/benchmarks-tuner.md); the factor made eq. 4 predict 5.8×
+ * too small a saving, unscaled 3.3×. The option turns the factor off.
+ *
  * <h2>Log trimming (paper 002)</h2>
  * With {@code log-trim} on, the log packer's own writes are write cost: {@code write(x)} counts them
  * ({@code logTrimWritePages}). They add no term to {@code write'(x)}: a pass starts when the sealed
@@ -54,12 +65,19 @@ public final class CostModel {
     private CostModel() {
     }
 
+    /** {@link #derive(TuningSample, double, double, int, boolean)} with eq. 5's factor, as in the paper. */
+    public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio) {
+        return derive(sample, omega, gamma, sizeRatio, true);
+    }
+
     /**
      * The derivative for {@code sample}. Requires: {@code sample.ops() > 0}.
      *
-     * @param sizeRatio the trees' size ratio T (guard 4)
+     * @param sizeRatio         the trees' size ratio T (guard 4)
+     * @param flushCauseScaling apply eq. 5's factor {@code flush_mem_i / (flush_mem_i + flush_log_i)}
      */
-    public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio) {
+    public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio,
+                                        boolean flushCauseScaling) {
         if (sample.ops() <= 0) {
             throw new IllegalArgumentException("a cycle without operations has no cost per operation");
         }
@@ -81,7 +99,7 @@ public final class CostModel {
                 guarded++;
             }
             long flushed = t.flushMemBytes() + t.flushLogBytes();
-            double scale = flushed == 0 ? 1.0 : (double) t.flushMemBytes() / flushed;
+            double scale = !flushCauseScaling || flushed == 0 ? 1.0 : (double) t.flushMemBytes() / flushed;
             double mergePerOp = t.mergeBytes() / page / ops;
             writePrime -= mergePerOp / (x * lnRatio) * scale;
         }

@@ -131,7 +131,8 @@ public final class MemoryTuner {
         if (sample.ops() == 0) {
             return TuningDecision.none(x, StepReason.STOP_EMPTY_CYCLE, null);
         }
-        CostDerivative d = CostModel.derive(sample, settings.omega(), settings.gamma(), settings.sizeRatio());
+        CostDerivative d = CostModel.derive(sample, settings.omega(), settings.gamma(), settings.sizeRatio(),
+                settings.flushCauseScaling());
         if (sample.simulatedBytes() == 0) {
             return TuningDecision.none(x, StepReason.STOP_NO_SIMULATED_CACHE, d);
         }

@@ -14,10 +14,13 @@ package dev.breakwater.tuner;
  * @param cacheFloorBytes      the buffer cache never goes below this
  * @param granularityBytes     every split is a multiple of this (the buffer cache resizes in whole chunks)
  * @param sizeRatio            the trees' size ratio T (a guard of {@link CostModel})
+ * @param flushCauseScaling    scale each tree's eq. 4 term by its share of memory-triggered flushes
+ *                             (paper 000 eq. 5); see {@link CostModel} for when that factor is wrong
  */
 public record TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction,
                             double maxDecreaseFraction, long minStepBytes, double minGainFraction,
-                            long writeMemoryFloorBytes, long cacheFloorBytes, long granularityBytes, int sizeRatio) {
+                            long writeMemoryFloorBytes, long cacheFloorBytes, long granularityBytes, int sizeRatio,
+                            boolean flushCauseScaling) {
 
     public TunerSettings {
         require(omega >= 0 && gamma >= 0 && omega + gamma > 0, "weights ω and γ must be >= 0 and not both 0");
@@ -30,6 +33,14 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
         require(sizeRatio >= 2, "size ratio must be at least 2, got " + sizeRatio);
     }
 
+    /** Settings with eq. 5's flush-cause factor applied, as in the paper. */
+    public TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction, double maxDecreaseFraction,
+                         long minStepBytes, double minGainFraction, long writeMemoryFloorBytes, long cacheFloorBytes,
+                         long granularityBytes, int sizeRatio) {
+        this(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, true);
+    }
+
     /** The paper's defaults (ω = γ = 1, K = 3, 5%, 10%, 0.1%) for {@code totalBytes} of memory. */
     public static TunerSettings paperDefaults(long totalBytes, long writeFloor, long cacheFloor, long granularity) {
         return new TunerSettings(1, 1, 3, 0.05, 0.10, Math.max(granularity, totalBytes / 128), 0.001, writeFloor,
@@ -38,17 +49,22 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
 
     public TunerSettings withWeights(double w, double g) {
         return new TunerSettings(w, g, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
     }
 
     public TunerSettings withMinStep(long bytes) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, bytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
     }
 
     public TunerSettings withMinGain(double fraction) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, fraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
+    }
+
+    public TunerSettings withFlushCauseScaling(boolean on) {
+        return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, on);
     }
 
     private static void require(boolean ok, String message) {

@@ -65,6 +65,17 @@ class CostModelTest {
         assertEquals(-1.0 / (X * Math.log(1000)), CostModel.derive(sample(List.of(noFlush), 0, 0, 0, 100), 1, 1, 10).writePrime(), 1e-18);
     }
 
+    /** {@code tuner-flush-cause-scaling=false}: log-triggered flushes no longer zero the merge saving. */
+    @Test
+    void withoutFlushCauseScalingEveryTreeGetsTheUnscaledTerm() {
+        TreeSample logOnly = new TreeSample("log", 100 * PAGE, 0, 500, 500L * X, 0.5);
+        TreeSample mixed = new TreeSample("mixed", 100 * PAGE, 100, 300, 500L * X, 0.5);
+        TuningSample s = sample(List.of(logOnly, mixed), 0, 0, 0, 200);
+        double one = -1.0 / (X * Math.log(1000));
+        assertEquals(one * 0.25, CostModel.derive(s, 1, 1, 10, true).writePrime(), 1e-18);
+        assertEquals(2 * one, CostModel.derive(s, 1, 1, 10, false).writePrime(), 1e-18);
+    }
+
     /** The log packer's writes are write cost but no derivative term (see {@link CostModel}, "Log trimming"). */
     @Test
     void logTrimWritesCountAsWriteCostOnly() {

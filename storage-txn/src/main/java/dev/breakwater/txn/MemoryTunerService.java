@@ -92,7 +92,7 @@ final class MemoryTunerService implements Runnable {
         return new TunerSettings(c.get(ConfigOptions.TUNER_WRITE_WEIGHT), c.get(ConfigOptions.TUNER_READ_WEIGHT),
                 c.get(ConfigOptions.TUNER_SAMPLES), c.get(ConfigOptions.TUNER_FALLBACK_STEP),
                 c.get(ConfigOptions.TUNER_MAX_DECREASE), minStep, c.get(ConfigOptions.TUNER_MIN_GAIN), writeFloor,
-                cacheFloor, granule, c.get(ConfigOptions.SIZE_RATIO));
+                cacheFloor, granule, c.get(ConfigOptions.SIZE_RATIO), c.get(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING));
     }
 
     long totalMemory() {
@@ -209,7 +209,7 @@ final class MemoryTunerService implements Runnable {
     /** With the tuner off: the cycle's cost and derivative for the record, and no step. */
     private TuningDecision measureOnly(TuningSample sample) {
         TunerSettings s = tuner.settings();
-        CostDerivative d = sample.ops() == 0 ? null : CostModel.derive(sample, s.omega(), s.gamma(), s.sizeRatio());
+        CostDerivative d = sample.ops() == 0 ? null : CostModel.derive(sample, s.omega(), s.gamma(), s.sizeRatio(), s.flushCauseScaling());
         long x = sample.writeMemoryBytes();
         return new TuningDecision(x, x, StepReason.STOP_DISABLED, d, Double.NaN, 0, false, false);
     }

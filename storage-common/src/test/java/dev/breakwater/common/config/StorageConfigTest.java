@@ -14,6 +14,7 @@ import static dev.breakwater.common.config.Sizes.MIB;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
@@ -61,6 +62,23 @@ class StorageConfigTest {
         assertEquals(LeafCompression.LZ4, c.get(LEAF_COMPRESSION));
         assertEquals(10, d.get(SIZE_RATIO));
         assertNotEquals(d, c);
+    }
+
+    /** {@code --engine-option name=value}: text read by the option's type, as a file would hold it. */
+    @Test
+    void commandLineTextIsReadByTheOptionsType() {
+        StorageConfig c = StorageConfig.defaults().toBuilder().setText("tuner", "false").setText("tuner-period", "5000")
+                .setText("tuner-write-weight", "2").setText("write-memory", "48MB").setText("leaf-compression", "LZ4")
+                .setText("size-ratio", " 4 ").build();
+        assertEquals(false, c.get(ConfigOptions.TUNER));
+        assertEquals(5000L, c.get(ConfigOptions.TUNER_PERIOD));
+        assertEquals(2.0, c.get(ConfigOptions.TUNER_WRITE_WEIGHT));
+        assertEquals(48 * MIB, c.get(WRITE_MEMORY));
+        assertEquals(LeafCompression.LZ4, c.get(LEAF_COMPRESSION));
+        assertEquals(4, c.get(SIZE_RATIO));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StorageConfig.defaults().toBuilder().setText("tuner", "maybe"));
+        assertTrue(e.getMessage().contains("'tuner'") && e.getMessage().contains("true or false"), e.getMessage());
     }
 
     @Test
@@ -185,6 +203,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .set(ConfigOptions.TUNER, false)
+                .set(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING, false)
                 .set(ConfigOptions.TUNER_WRITE_WEIGHT, 2.0)
                 .set(ConfigOptions.TUNER_READ_WEIGHT, 0.5)
                 .set(ConfigOptions.TUNER_SAMPLES, 5)
