@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * A partitioned tree's memory-merge worker (paper 000 §4.1.1): runs the due merges between memory
- * levels M{@code i} → M{@code i+1} ({@code i ≥ 1}; greedy minimum overlap ratio, size ratio 10, see
+ * levels M{@code i} → M{@code i+1} ({@code i ≥ 1}; greedy minimum overlap ratio, size ratio {@link MemoryMergeSettings#DEFAULT_SIZE_RATIO}, see
  * {@link MemoryMergePicker}) on the shared memory-merge pool, so they neither hold up the tree's
  * seals and flushes nor take the flush threads from other trees.
  *
