@@ -100,16 +100,17 @@ final class DatasetDirectory {
      */
     /**
      * Memory levels M1..Mk of a partitioned component for {@code writeMemory} and an M0 of
-     * {@code m0}: level i < k targets M0·T^i (T = 10), so k is the smallest count whose last level
-     * starts where M0·T^(k-1) reaches write memory, and at least 2 (paper 000 §4.1.1). 64 MiB with an
+     * {@code m0}: with the paper's T = 10, k is the smallest count whose last level would start where
+     * M0·T^(k-1) reaches write memory, and at least 2 (paper 000 §4.1.1); the levels themselves are
+     * then sized with {@link MemoryMergeSettings#DEFAULT_SIZE_RATIO}. 64 MiB with an
      * 8 MiB M0 gives 2; 4 GiB with 32 MiB gives 3. Fixed when the tree opens: a later resize of write
      * memory changes what the last level holds, not the number of levels.
      */
     static int memoryLevels(long writeMemory, long m0) {
         int k = 1;
         double target = m0;
-        while (target * MemoryMergeSettings.DEFAULT_SIZE_RATIO < writeMemory && k < 8) {
-            target *= MemoryMergeSettings.DEFAULT_SIZE_RATIO;
+        while (target * MemoryMergeSettings.PAPER_SIZE_RATIO < writeMemory && k < 8) {
+            target *= MemoryMergeSettings.PAPER_SIZE_RATIO;
             k++;
         }
         return Math.max(2, k);

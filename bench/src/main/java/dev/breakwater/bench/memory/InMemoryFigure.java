@@ -86,6 +86,9 @@ public final class InMemoryFigure implements java.util.concurrent.Callable<Integ
     @Option(names = "--workloads", split = ",", defaultValue = "WRITE_ONLY,WRITE_HEAVY,READ_HEAVY",
             description = "Subset of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
     List<Workload> workloads;
+    @Option(names = "--schemes", split = ",", defaultValue = "PARTITIONED,B_DYNAMIC",
+            description = "Subset of ${COMPLETION-CANDIDATES} (for profiling one). Default: ${DEFAULT-VALUE}.")
+    List<Scheme> schemes;
     @Option(names = "--memory-table", defaultValue = "4m", description = "Partitioned: M0 size. Default: ${DEFAULT-VALUE}.")
     String memoryTable;
     @Option(names = "--memory-levels", defaultValue = "2", description = "Partitioned: memory levels. Default: ${DEFAULT-VALUE}.")
@@ -119,13 +122,16 @@ public final class InMemoryFigure implements java.util.concurrent.Callable<Integ
     public Integer call() throws Exception {
         byte[][] keys = Figures.recordKeys(records);
         byte[][] values = Figures.printableValues(seed, valueSize);
-        Figures.Plan plan = new Figures.Plan(workloads.size() * Scheme.values().length * repetitions);
+        Figures.Plan plan = new Figures.Plan(workloads.size() * schemes.size() * repetitions);
         rows.clear();
         for (Workload w : workloads) {
             for (int rep = 0; rep < repetitions; rep++) {
                 // Alternate which scheme goes first between repetitions.
                 Scheme[] order = rep % 2 == 0 ? Scheme.values() : new Scheme[] {Scheme.B_DYNAMIC, Scheme.PARTITIONED};
                 for (Scheme s : order) {
+                    if (!schemes.contains(s)) {
+                        continue;
+                    }
                     plan.starting(s + ", " + w + ", repetition " + (rep + 1));
                     Map<String, Object> row = runOne(s, w, rep, keys, values);
                     rows.add(row);
@@ -231,6 +237,11 @@ public final class InMemoryFigure implements java.util.concurrent.Callable<Integ
                 long ingested = writes * (long) (keys[0].length + valueSize);
                 row.put("memoryMergeInputPerIngestedByte", ingested == 0 ? 0.0
                         : (double) (after.memoryMergeBytes() - before.memoryMergeBytes()) / ingested);
+                long sealBytes = after.memorySealBytes() - before.memorySealBytes();
+                row.put("memorySealInputBytes", sealBytes);
+                // Seals and memory merges together: what the memory levels read (and so rewrote) per byte written.
+                row.put("memoryRewritePerIngestedByte", ingested == 0 ? 0.0
+                        : (double) (sealBytes + after.memoryMergeBytes() - before.memoryMergeBytes()) / ingested);
                 row.put("writeStalls", after.writeStalls() - before.writeStalls());
                 // Nothing must have reached disk: the comparison is about the memory component alone.
                 if (after.flushes() != 0) {
@@ -295,11 +306,11 @@ public final class InMemoryFigure implements java.util.concurrent.Callable<Integ
     }
 
     String table() {
-        StringBuilder b = new StringBuilder("| workload | scheme | rep | ops/s | CPU ns/op | write memory used (MiB) | memory merges | merge input / ingested bytes |\n|---|---|---|---|---|---|---|---|\n");
+        StringBuilder b = new StringBuilder("| workload | scheme | rep | ops/s | CPU ns/op | write memory used (MiB) | memory merges | merge input / ingested bytes | seal + merge input / ingested bytes |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Map<String, Object> r : rows) {
-            b.append(String.format("| %s | %s | %s | %,.0f | %,.0f | %.1f | %s | %.2f |%n", r.get("workload"), r.get("scheme"), r.get("repetition"),
+            b.append(String.format("| %s | %s | %s | %,.0f | %,.0f | %.1f | %s | %.2f | %.2f |%n", r.get("workload"), r.get("scheme"), r.get("repetition"),
                     Figures.number(r, "opsPerSecond"), Figures.number(r, "cpuNanosPerOp"), Figures.number(r, "writeMemoryUsedBytes") / 1048576.0,
-                    r.get("memoryMerges"), Figures.number(r, "memoryMergeInputPerIngestedByte")));
+                    r.get("memoryMerges"), Figures.number(r, "memoryMergeInputPerIngestedByte"), Figures.number(r, "memoryRewritePerIngestedByte")));
         }
         for (Map<String, Object> m : summary()) {
             b.append(String.format("%n%s: Partitioned / B+-dynamic throughput %.2f (target >= 0.85), CPU per op %.2f, write memory %.0f / %.0f MiB",

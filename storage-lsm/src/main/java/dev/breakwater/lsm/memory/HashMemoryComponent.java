@@ -181,6 +181,30 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
         return parts.size() == 1 ? parts.get(0) : new MergingCursor(parts, false);
     }
 
+    /** Merges one node chain per non-empty bucket, as {@link #cursor} does, in place. */
+    @Override
+    public RecordCursor sealedRecords() {
+        long[] pages = tablePages;
+        List<RecordCursor> parts = new ArrayList<>();
+        for (int b = 0; pages != null && b < bucketCount; b++) {
+            long slot = slotAddress(pages, b);
+            long start;
+            if (skipListBuckets) {
+                long head = MEMORY.readVolatileLong(slot);
+                start = head == NIL ? NIL : MEMORY.readVolatileLong(headLink(head, 0));
+            } else {
+                start = MEMORY.readVolatileLong(slot);
+            }
+            if (start != NIL) {
+                parts.add(new NodeRecordCursor(start));
+            }
+        }
+        if (parts.isEmpty()) {
+            return new NodeRecordCursor(NIL);
+        }
+        return parts.size() == 1 ? parts.get(0) : new RecordMerger(parts);
+    }
+
     @Override
     public boolean isEmpty() {
         return !nonEmpty;

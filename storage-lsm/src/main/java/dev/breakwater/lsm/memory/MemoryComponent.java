@@ -68,6 +68,13 @@ public interface MemoryComponent extends AutoCloseable {
         return cursor(null, 0, Long.MAX_VALUE);
     }
 
+    /**
+     * What a seal into the memory levels copies: every key's newest version, tombstones included, in
+     * key order, read in place ({@link RecordCursor}). Requires: the component is sealed (no put in
+     * progress or to come), and stays open while what the cursor returned is used.
+     */
+    RecordCursor sealedRecords();
+
     /** Exactly the bytes this component draws on the pool: pages held times the page size. */
     long bytesUsed();
 

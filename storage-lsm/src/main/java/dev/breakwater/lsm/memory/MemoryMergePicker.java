@@ -18,7 +18,8 @@ import java.util.Set;
  * <h2>Targets</h2>
  * Level {@code i < k} targets {@code M0 * T^i} ({@link MemoryMergeSettings#target}): T times the level
  * above, counting M0 as level 0, the same rule as the disk levels ({@code a·M_w·T^i}, paper 000 §4.1.3),
- * so sealing one M0 into M1 fills a tenth of M1. The last level M{@code k} has no target: it takes
+ * so sealing one M0 into M1 fills 1/T of M1 (T is {@link MemoryMergeSettings#DEFAULT_SIZE_RATIO}, 5,
+ * by default; why not the paper's 10 is said there). The last level M{@code k} has no target: it takes
  * whatever write memory the tree holds, and flushes ({@link FlushPicker}) drain it. With a single
  * memory level nothing ever merges.
  *

@@ -13,6 +13,7 @@ import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.sstable.KeyHash;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import net.openhft.chronicle.core.UnsafeMemory;
@@ -143,6 +144,47 @@ public final class MemorySSTable {
             builder.abandon();
             throw e;
         }
+    }
+
+    /**
+     * As {@link #build(PagePool, EntryCursor, long, double, long, long)}, from records read in place:
+     * each record is copied once, from its source pages straight into the new table's (the path of
+     * seals and memory merges).
+     */
+    public static BuildResult build(PagePool pool, RecordCursor source, long targetBytes, double bloomBitsPerKey,
+                                    long minLogLsn, long maxLogLsn) {
+        MemorySSTableBuilder builder = new MemorySSTableBuilder(pool, bloomBitsPerKey);
+        try {
+            while (builder.estimatedBytes() < targetBytes && source.next()) {
+                if (!builder.add(source)) {
+                    return new BuildResult(BuildStatus.POOL_EXHAUSTED, null);
+                }
+            }
+            if (builder.entryCount() == 0) {
+                builder.abandon();
+                return new BuildResult(BuildStatus.END_OF_SOURCE, null);
+            }
+            MemorySSTable table = builder.finish(minLogLsn, maxLogLsn);
+            return table == null ? new BuildResult(BuildStatus.POOL_EXHAUSTED, null) : new BuildResult(BuildStatus.BUILT, table);
+        } catch (RuntimeException e) {
+            builder.abandon();
+            throw e;
+        }
+    }
+
+    /** A heap copy of the {@code length} key bytes at {@code address} (a key a {@link RecordCursor} returned). */
+    public static byte[] copyKey(long address, int length) {
+        byte[] k = new byte[length];
+        OffHeapKeys.copyOut(address, k, length);
+        return k;
+    }
+
+    /**
+     * Records of {@code run}, disjoint tables in key order, read in place. Requires: the caller holds
+     * a reference to every table until it no longer uses what the cursor returned.
+     */
+    public static RecordCursor records(List<MemorySSTable> run) {
+        return new TableRecordCursor(run);
     }
 
     /**

@@ -129,6 +129,65 @@ public final class MemorySSTableBuilder {
         return true;
     }
 
+    /**
+     * Appends the current record of {@code r}, copied straight from its pages (key and value in one
+     * copy when they are adjacent, as in skip-list nodes and memory SSTable entries); otherwise as
+     * {@link #add(byte[], int, byte[], int, boolean, long)}.
+     */
+    public boolean add(RecordCursor r) {
+        ensureOpen();
+        int keyLen = r.keyLength();
+        long keyAddr = r.keyAddress();
+        boolean tombstone = r.isTombstone();
+        int valueLength = tombstone ? 0 : r.valueLength();
+        if ((long) keyLen + valueLength > maxRecordLength) {
+            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLength) + " bytes exceeds the limit of "
+                    + maxRecordLength + " bytes for memory SSTable pages of " + pageSize + " bytes");
+        }
+        if (lastEntry != 0 && OffHeapKeys.compare(keyAddress(lastEntry), keyLength(lastEntry), keyAddr, keyLen) >= 0) {
+            throw new IllegalArgumentException("keys must be strictly increasing: a record of " + keyLen
+                    + " key bytes does not follow the previous key");
+        }
+        int length = MemorySSTableDescriptor.entryLength(keyLen, valueLength);
+        if (page == PagePool.NO_PAGE || freeBytes() < length + SLOT_LENGTH) {
+            if (!nextPage()) {
+                abandon();
+                return false;
+            }
+        }
+        dataStart -= length;
+        long entry = page + dataStart;
+        long seq = r.seq();
+        MEMORY.writeLong(entry + SEQ_OFFSET, seq);
+        MEMORY.writeInt(entry + KEY_LENGTH_OFFSET, keyLen);
+        MEMORY.writeInt(entry + VALUE_LENGTH_OFFSET, tombstone ? TOMBSTONE : valueLength);
+        long valueAddr = r.valueAddress();
+        if (valueLength == 0 || valueAddr == keyAddr + keyLen) {
+            OffHeapKeys.copy(keyAddr, entry + ENTRY_HEADER_LENGTH, keyLen + valueLength);
+        } else {
+            OffHeapKeys.copy(keyAddr, entry + ENTRY_HEADER_LENGTH, keyLen);
+            OffHeapKeys.copy(valueAddr, entry + ENTRY_HEADER_LENGTH + keyLen, valueLength);
+        }
+        MEMORY.writeInt(page + MemorySSTableDescriptor.slotOffset(pageEntries), dataStart);
+        pageEntries++;
+        MEMORY.writeInt(page + ENTRY_COUNT_OFFSET, pageEntries);
+        MEMORY.writeInt(page + DATA_START_OFFSET, dataStart);
+
+        if (entries == hashes.length) {
+            hashes = Arrays.copyOf(hashes, hashes.length * 2);
+        }
+        hashes[entries++] = KeyHash.hash(keyAddr, keyLen);
+        if (smallest == null) {
+            smallest = new byte[keyLen];
+            OffHeapKeys.copyOut(keyAddr, smallest, keyLen);
+        }
+        payload += keyLen + valueLength;
+        minSeq = Math.min(minSeq, seq);
+        maxSeq = Math.max(maxSeq, seq);
+        lastEntry = entry;
+        return true;
+    }
+
     /** Entries added so far. */
     public int entryCount() {
         return entries;

@@ -86,6 +86,13 @@ final class OffHeapKeys {
         }
     }
 
+    /** Copies {@code len} bytes from {@code from} to {@code to} (off-heap to off-heap, not overlapping), in bulk. */
+    static void copy(long from, long to, int len) {
+        if (len > 0) {
+            UnsafeMemory.UNSAFE.copyMemory(from, to, len);
+        }
+    }
+
     /** Copies {@code len} bytes at {@code address} to {@code dst[0..len)}. */
     static void copyOut(long address, byte[] dst, int len) {
         if (len > 0) {

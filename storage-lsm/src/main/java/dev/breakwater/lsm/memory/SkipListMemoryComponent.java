@@ -127,6 +127,11 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
     }
 
     @Override
+    public RecordCursor sealedRecords() {
+        return new NodeRecordCursor(head.get(0));
+    }
+
+    @Override
     public boolean isEmpty() {
         return head.get(0) == NIL;
     }

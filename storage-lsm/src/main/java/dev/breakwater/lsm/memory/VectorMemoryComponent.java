@@ -149,6 +149,19 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
         }
     }
 
+    /** Sorts the index if needed, then walks it in place: the component is sealed, so nothing moves afterwards. */
+    @Override
+    public RecordCursor sealedRecords() {
+        long stamp = sortedReadLock();
+        int n;
+        try {
+            n = sortedCount;
+        } finally {
+            lock.unlockRead(stamp);
+        }
+        return new IndexRecordCursor(n);
+    }
+
     @Override
     public boolean isEmpty() {
         return !nonEmpty;
@@ -377,6 +390,74 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
             }
         }
         return lo;
+    }
+
+    /**
+     * The records of the sorted index {@code [0, n)} of a sealed component, newest version per key.
+     * Invariant: {@code pos} is the next slot to examine. Thread safety: one thread.
+     */
+    private final class IndexRecordCursor implements RecordCursor {
+
+        private final int n;
+        private int pos;
+        private long current;
+        private long currentKey;
+        private int currentKeyLength;
+
+        IndexRecordCursor(int n) {
+            this.n = n;
+        }
+
+        @Override
+        public boolean next() {
+            while (pos < n) {
+                long r = slot(pos++);
+                if (current != 0 && OffHeapKeys.compare(SkipListNodes.keyAddress(r), SkipListNodes.keyLength(r), currentKey,
+                        currentKeyLength) == 0) {
+                    continue;
+                }
+                current = r;
+                currentKey = SkipListNodes.keyAddress(r);
+                currentKeyLength = SkipListNodes.keyLength(r);
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public long keyAddress() {
+            return currentKey;
+        }
+
+        @Override
+        public int keyLength() {
+            return currentKeyLength;
+        }
+
+        @Override
+        public long valueAddress() {
+            return currentKey + currentKeyLength;
+        }
+
+        @Override
+        public int valueLength() {
+            return SkipListNodes.valueLength(current);
+        }
+
+        @Override
+        public boolean isTombstone() {
+            return SkipListNodes.isTombstone(current);
+        }
+
+        @Override
+        public long seq() {
+            return SkipListNodes.lsn(current);
+        }
+
+        @Override
+        public void close() {
+            pos = n;
+        }
     }
 
     /**

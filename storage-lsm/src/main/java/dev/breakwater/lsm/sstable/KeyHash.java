@@ -3,6 +3,7 @@ package dev.breakwater.lsm.sstable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import net.openhft.chronicle.core.UnsafeMemory;
 
 /**
  * A 64-bit hash of a byte range, for Bloom filters. It reads the key eight bytes at a time and
@@ -17,6 +18,8 @@ import java.nio.ByteOrder;
  */
 public final class KeyHash {
 
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final long K0 = 0x9E3779B97F4A7C15L; // golden ratio
@@ -37,6 +40,30 @@ public final class KeyHash {
         long tail = 0;
         for (int shift = 0; i < length; i++, shift += 8) {
             tail |= (key[offset + i] & 0xFFL) << shift;
+        }
+        h = fold(tail ^ K2, h ^ K0);
+        h ^= h >>> 31;
+        h *= K1;
+        h ^= h >>> 29;
+        return h;
+    }
+
+    /**
+     * The hash of the {@code length} bytes at off-heap {@code address}: the same value as
+     * {@link #hash(byte[], int, int)} of the same bytes (memory SSTables hash keys in place when they
+     * are built and probe with heap keys).
+     */
+    public static long hash(long address, int length) {
+        long h = K0 ^ (length * K1);
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            long raw = MEMORY.readLong(address + i);
+            long w = NATIVE_LITTLE_ENDIAN ? raw : Long.reverseBytes(raw);
+            h = fold(w ^ K1, h ^ K2);
+        }
+        long tail = 0;
+        for (int shift = 0; i < length; i++, shift += 8) {
+            tail |= (MEMORY.readByte(address + i) & 0xFFL) << shift;
         }
         h = fold(tail ^ K2, h ^ K0);
         h ^= h >>> 31;

@@ -10,6 +10,8 @@ import dev.breakwater.lsm.memory.MemoryMergePicker;
 import dev.breakwater.lsm.memory.MemoryMergeTask;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.MemorySSTableMeta;
+import dev.breakwater.lsm.memory.RecordCursor;
+import dev.breakwater.lsm.memory.RecordMerger;
 import dev.breakwater.lsm.version.L0Groups;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
@@ -18,7 +20,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -304,12 +305,10 @@ final class Flusher {
         try {
             long minLsn = Math.min(t.minLogLsn(), MemorySSTables.minLogLsn(lower));
             long maxLsn = Math.max(t.maxLogLsn(), MemorySSTables.maxLogLsn(lower));
-            List<EntryCursor> sources = new ArrayList<>();
-            sources.add(t.component.flushCursor());
-            for (MemorySSTable m : lower) {
-                sources.add(m.cursor(null, 0));
-            }
-            outputs = MemorySSTables.build(tree, new MergingCursor(sources, false), minLsn, maxLsn);
+            long sealInput = t.component.bytesUsed() + MemorySSTables.bytes(lower); // before anything is released
+            RecordCursor m0 = t.component.sealedRecords();
+            outputs = MemorySSTables.build(tree, lower.isEmpty() ? m0 : new RecordMerger(List.of(m0, MemorySSTable.records(lower))),
+                    minLsn, maxLsn);
             if (outputs != null) {
                 synchronized (tree.stateLock) {
                     tree.immutables.remove(t);
@@ -317,6 +316,7 @@ final class Flusher {
                     tree.memoryLevels = tree.memoryLevels.replace(lower, 1, outputs);
                     tree.installSuperVersion();
                 }
+                tree.stats.memorySealBytes.add(sealInput);
                 lower.forEach(MemorySSTable::unref);
                 tree.stats.memorySeals.increment();
             }
@@ -447,24 +447,28 @@ final class Flusher {
         return FlushPicker.preferFullFlush(partial, Math.max(1, tree.memoryBytes()), BETA);
     }
 
-    /** First and last key of a sealed table (one pass over it), or null if it is empty. */
-    private static byte[][] keyRange(MemoryTable t) throws IOException {
-        byte[] first = null;
-        byte[] last = new byte[64];
+    /**
+     * First and last key of a sealed table, or null if it is empty: one pass over its records in
+     * place, copying only those two keys.
+     */
+    private static byte[][] keyRange(MemoryTable t) {
+        long first = 0;
+        int firstLength = 0;
+        long last = 0;
         int lastLength = 0;
-        try (EntryCursor c = t.component.flushCursor()) {
+        boolean any = false;
+        try (RecordCursor c = t.component.sealedRecords()) {
             while (c.next()) {
-                if (first == null) {
-                    first = Arrays.copyOf(c.key(), c.keyLength());
+                if (!any) {
+                    any = true;
+                    first = c.keyAddress();
+                    firstLength = c.keyLength();
                 }
-                if (last.length < c.keyLength()) {
-                    last = new byte[Math.max(c.keyLength(), last.length * 2)];
-                }
-                System.arraycopy(c.key(), 0, last, 0, c.keyLength());
+                last = c.keyAddress();
                 lastLength = c.keyLength();
             }
         }
-        return first == null ? null : new byte[][] {first, Arrays.copyOf(last, lastLength)};
+        return any ? new byte[][] {MemorySSTable.copyKey(first, firstLength), MemorySSTable.copyKey(last, lastLength)} : null;
     }
 
     // ------------------------------------------------------------------ shared

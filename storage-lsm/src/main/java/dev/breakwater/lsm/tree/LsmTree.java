@@ -742,7 +742,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
                 stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
-                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest));
+                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest), stats.memorySealBytes.sum());
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.breakwater.lsm.tree;
 
-import dev.breakwater.lsm.EntryCursor;
-import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemoryMergePicker;
 import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.memory.MemoryMergeTask;
 import dev.breakwater.lsm.memory.MemorySSTable;
+import dev.breakwater.lsm.memory.RecordCursor;
+import dev.breakwater.lsm.memory.RecordMerger;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * A partitioned tree's memory-merge worker (paper 000 §4.1.1): runs the due merges between memory
- * levels M{@code i} → M{@code i+1} ({@code i ≥ 1}; greedy minimum overlap ratio, size ratio 10, see
+ * levels M{@code i} → M{@code i+1} ({@code i ≥ 1}; greedy minimum overlap ratio, size ratio {@link MemoryMergeSettings#DEFAULT_SIZE_RATIO}, see
  * {@link MemoryMergePicker}) on the shared memory-merge pool, so they neither hold up the tree's
  * seals and flushes nor take the flush threads from other trees.
  *
@@ -106,12 +106,12 @@ final class MemoryMerger {
             }
         }
         try {
-            List<EntryCursor> sources = new ArrayList<>();
-            for (MemorySSTable m : inputs) {
-                sources.add(m.cursor(null, 0));
-            }
-            List<MemorySSTable> outputs = MemorySSTables.build(tree, new MergingCursor(sources, false),
-                    MemorySSTables.minLogLsn(inputs), MemorySSTables.maxLogLsn(inputs));
+            // The upper tables (newer, disjoint) and the overlapping lower ones (older, disjoint): two runs.
+            int upper = task.upper().size();
+            RecordCursor merged = new RecordMerger(List.of(MemorySSTable.records(inputs.subList(0, upper)),
+                    MemorySSTable.records(inputs.subList(upper, inputs.size()))));
+            List<MemorySSTable> outputs = MemorySSTables.build(tree, merged, MemorySSTables.minLogLsn(inputs),
+                    MemorySSTables.maxLogLsn(inputs));
             if (outputs == null) {
                 blockedByMemory = true;
                 return false;

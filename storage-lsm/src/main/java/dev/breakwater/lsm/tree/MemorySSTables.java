@@ -3,6 +3,7 @@ package dev.breakwater.lsm.tree;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.MemorySSTableMeta;
+import dev.breakwater.lsm.memory.RecordCursor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +48,37 @@ final class MemorySSTables {
         }
     }
 
+    /**
+     * As {@link #build(LsmTree, MergingCursor, long, long)}, from records read in place (seals and
+     * memory merges): one off-heap copy per record. Closes {@code merged}.
+     */
+    static List<MemorySSTable> build(LsmTree tree, RecordCursor merged, long minLsn, long maxLsn) {
+        List<MemorySSTable> outputs = new ArrayList<>();
+        try (merged) {
+            while (true) {
+                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
+                        tree.options.bloomBitsFor(0), minLsn, maxLsn);
+                switch (r.status()) {
+                    case BUILT -> outputs.add(r.table());
+                    case END_OF_SOURCE -> {
+                        if (r.table() != null) {
+                            outputs.add(r.table());
+                        }
+                        return outputs;
+                    }
+                    case POOL_EXHAUSTED -> {
+                        outputs.forEach(MemorySSTable::unref);
+                        return null;
+                    }
+                    default -> throw new IllegalStateException("unknown build status " + r.status());
+                }
+            }
+        } catch (RuntimeException e) {
+            outputs.forEach(MemorySSTable::unref);
+            throw e;
+        }
+    }
+
     /** The tables {@code metas} describe, in the same order. */
     static List<MemorySSTable> tables(MemoryLevels levels, List<MemorySSTableMeta> metas) {
         List<MemorySSTable> out = new ArrayList<>();
@@ -54,6 +86,15 @@ final class MemorySSTables {
             out.add(levels.byId(m.id()));
         }
         return out;
+    }
+
+    /** Pool bytes the tables hold. */
+    static long bytes(List<MemorySSTable> tables) {
+        long b = 0;
+        for (MemorySSTable t : tables) {
+            b += t.bytesUsed();
+        }
+        return b;
     }
 
     static long minLogLsn(List<MemorySSTable> tables) {

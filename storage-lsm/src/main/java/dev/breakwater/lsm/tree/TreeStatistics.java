@@ -26,6 +26,8 @@ final class TreeStatistics {
     final LongAdder memorySeals = new LongAdder();
     final LongAdder memoryMerges = new LongAdder();
     final LongAdder memoryMergeBytes = new LongAdder();
+    /** Input bytes of seals: the sealed M0's pages plus the M1 tables merged with it. */
+    final LongAdder memorySealBytes = new LongAdder();
     final LongAdder mergeBytesRead = new LongAdder();
     /** Bytes merges have written, added per page batch as written (not at install). */
     final LongAdder mergeBytesWritten = new LongAdder();

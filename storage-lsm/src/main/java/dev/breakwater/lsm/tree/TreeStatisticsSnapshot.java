@@ -41,6 +41,9 @@ import java.util.List;
  * @param deepestLevel         index of the deepest level holding data (-1 if every level is empty):
  *                             the level whose size is the tree's {@code |L_N|}; L0 when only L0 holds data
  * @param deepestLevelBytes    bytes of that level ({@code |L_N|}; 0 if no level holds data)
+ * @param memorySealBytes      partitioned component: input bytes of seals (the sealed M0's pages plus
+ *                             the overlapping M1 tables it was merged with); with
+ *                             {@code memoryMergeBytes}, what the memory levels rewrote
  */
 public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
                                      long bytesFlushedForLog, long merges,
@@ -49,7 +52,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
                                      long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
                                      long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
-                                     int deepestLevel, long deepestLevelBytes) {
+                                     int deepestLevel, long deepestLevelBytes, long memorySealBytes) {
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */
     public double mergeAmplification() {

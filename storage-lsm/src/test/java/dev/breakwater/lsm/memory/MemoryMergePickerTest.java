@@ -25,7 +25,27 @@ class MemoryMergePickerTest {
     void targetsGrowByTheSizeRatioFromM0() {
         assertEquals(100, settings.target(1));
         assertEquals(1000, settings.target(2));
-        assertEquals(10L << 20, (long) MemoryMergeSettings.withBase(1L << 20).target(1));
+        assertEquals(5L << 20, (long) MemoryMergeSettings.withBase(1L << 20).target(1), "the default ratio is 5");
+        assertEquals(25L << 20, (long) MemoryMergeSettings.withBase(1L << 20).target(2));
+    }
+
+    @Test
+    void withTheDefaultRatioM1IsDueAtFiveM0sAndGivesItsDensestTableFirst() {
+        // M0 = 10 bytes, T = 5: M1 targets 50, M2 250. M1 holds 60 (score 1.2): due, where T = 10 would wait until 100.
+        MemoryMergeSettings defaults = MemoryMergeSettings.withBase(10);
+        String s = """
+                M1: a-f:20 g-k:20 m-z:20
+                M2: a-c:90 d-f:90 g-h:10 i-k:10 m-r:60 s-z:60
+                """;
+        MemoryMergeTask t = MemoryMergePicker.pick(MemoryScenario.parse(s), Set.of(), defaults).orElseThrow();
+        assertEquals(List.of(2L), ids(t.upper()), "g-k overlaps 20 bytes below (ratio 1), a-f 180, m-z 120");
+        assertEquals(List.of(6L, 7L), ids(t.lower()));
+        assertEquals(1.2, t.score(), 1e-9);
+        assertTrue(pick(s, Set.of()).isEmpty(), "the paper's T = 10: 60 of 100, nothing due");
+        assertTrue(MemoryMergePicker.pick(MemoryScenario.parse("""
+                M1: a-f:20 g-k:20 m-z:9
+                M2: a-z:500
+                """), Set.of(), defaults).isEmpty(), "49 of 50: not due");
     }
 
     @Test

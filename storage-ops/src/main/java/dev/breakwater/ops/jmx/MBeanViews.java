@@ -94,7 +94,7 @@ final class MBeanViews {
 
     static final class Tree implements BreakwaterMXBeans.TreeMXBean {
         private static final TreeStatisticsSnapshot NONE = new TreeStatisticsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(),
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0);
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
         private static final WriteMemorySnapshot.TreeShare NO_SHARE = new WriteMemorySnapshot.TreeShare(0, 0, 0, 0);
 
         private final StatsCache stats;

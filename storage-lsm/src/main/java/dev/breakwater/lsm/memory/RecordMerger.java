@@ -1,0 +1,161 @@
+package dev.breakwater.lsm.memory;
+
+import java.util.List;
+
+/**
+ * Merges sorted {@link RecordCursor}s, newest first, into one, keeping the newest version of each
+ * key: the reconciliation of a seal or memory merge, done on off-heap keys in place (no copy). On
+ * equal keys the source with the lower index wins and the others are advanced past the key.
+ * Tombstones pass through (memory merges never drop them: older data may be on disk).
+ *
+ * <p>A binary min-heap of source indices ordered by (current key, source index). The winner's
+ * fields are remembered as addresses, which stay valid after its source advances (records never
+ * move while their source is held; see {@link RecordCursor}).
+ *
+ * <p>Invariants: (1) every source in the heap is positioned on a record not yet returned and with a
+ * key greater than every key returned; (2) keys returned strictly increase.
+ *
+ * <p>Thread safety: one thread. Closing closes every source.
+ */
+public final class RecordMerger implements RecordCursor {
+
+    private final RecordCursor[] sources;
+    private final int[] heap;
+    private int heapSize;
+    private boolean started;
+    private long keyAddress;
+    private int keyLength;
+    private long valueAddress;
+    private int valueLength;
+    private boolean tombstone;
+    private long seq;
+
+    /** @param newestFirst sources, newest first; each strictly increasing */
+    public RecordMerger(List<? extends RecordCursor> newestFirst) {
+        this.sources = newestFirst.toArray(new RecordCursor[0]);
+        this.heap = new int[sources.length];
+    }
+
+    @Override
+    public boolean next() {
+        if (!started) {
+            started = true;
+            for (int i = 0; i < sources.length; i++) {
+                if (sources[i].next()) {
+                    push(i);
+                }
+            }
+        }
+        if (heapSize == 0) {
+            return false;
+        }
+        RecordCursor w = sources[heap[0]];
+        keyAddress = w.keyAddress();
+        keyLength = w.keyLength();
+        tombstone = w.isTombstone();
+        valueLength = tombstone ? 0 : w.valueLength();
+        valueAddress = w.valueAddress();
+        seq = w.seq();
+        // Advance every source positioned on this key, the winner (the heap top) first.
+        while (heapSize > 0) {
+            RecordCursor top = sources[heap[0]];
+            if (top != w && OffHeapKeys.compare(top.keyAddress(), top.keyLength(), keyAddress, keyLength) != 0) {
+                break;
+            }
+            int s = heap[0];
+            if (sources[s].next()) {
+                siftDown(0);
+            } else {
+                heap[0] = heap[--heapSize];
+                siftDown(0);
+            }
+            w = null; // only the first pass is the winner
+        }
+        return true;
+    }
+
+    /** True if source {@code a}'s record sorts before source {@code b}'s. */
+    private boolean less(int a, int b) {
+        RecordCursor x = sources[a];
+        RecordCursor y = sources[b];
+        int c = OffHeapKeys.compare(x.keyAddress(), x.keyLength(), y.keyAddress(), y.keyLength());
+        return c < 0 || (c == 0 && a < b);
+    }
+
+    private void push(int source) {
+        int i = heapSize++;
+        heap[i] = source;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!less(heap[i], heap[parent])) {
+                break;
+            }
+            swap(i, parent);
+            i = parent;
+        }
+    }
+
+    private void siftDown(int i) {
+        while (true) {
+            int l = 2 * i + 1;
+            int r = l + 1;
+            int smallest = i;
+            if (l < heapSize && less(heap[l], heap[smallest])) {
+                smallest = l;
+            }
+            if (r < heapSize && less(heap[r], heap[smallest])) {
+                smallest = r;
+            }
+            if (smallest == i) {
+                return;
+            }
+            swap(i, smallest);
+            i = smallest;
+        }
+    }
+
+    private void swap(int i, int j) {
+        int t = heap[i];
+        heap[i] = heap[j];
+        heap[j] = t;
+    }
+
+    @Override
+    public long keyAddress() {
+        return keyAddress;
+    }
+
+    @Override
+    public int keyLength() {
+        return keyLength;
+    }
+
+    @Override
+    public long valueAddress() {
+        return valueAddress;
+    }
+
+    @Override
+    public int valueLength() {
+        return valueLength;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        return tombstone;
+    }
+
+    @Override
+    public long seq() {
+        return seq;
+    }
+
+    @Override
+    public void close() {
+        heapSize = 0;
+        started = true;
+        for (RecordCursor c : sources) {
+            c.close();
+        }
+    }
+}
