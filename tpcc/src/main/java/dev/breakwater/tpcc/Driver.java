@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * Runs the terminals against a loaded database: terminal {@code i} has home warehouse
  * {@code i mod W + 1} and home district {@code (i / W) mod 10 + 1}; the first {@code warmup} is not
  * measured; once a second it samples throughput and memory sizes, switches the mix when asked, and
- * prints a progress line. Returns after every terminal has stopped.
+ * prints a progress line. The measured phase ends after {@code duration}, or at the first whole second
+ * by which {@code transactions} have committed in it. Returns after every terminal has stopped.
  *
  * <p>Thread safety: {@link #run} is called once, from one thread; terminals run on their own.
  */
@@ -63,6 +64,12 @@ public final class Driver {
         for (int second = 1; ; second++) {
             long wake = start + TimeUnit.SECONDS.toNanos(second);
             long now = System.nanoTime();
+            if (options.transactions() > 0 && now >= metrics.measureFromNanos
+                    && metrics.measuredCommitted() >= options.transactions()) {
+                endNanos = now;
+                metrics.measureToNanos = now;
+                break;
+            }
             if (wake > endNanos) {
                 if (endNanos > now) {
                     TimeUnit.NANOSECONDS.sleep(endNanos - now);
@@ -98,7 +105,7 @@ public final class Driver {
             th.join(TimeUnit.SECONDS.toMillis(30));
         }
         progress.println();
-        double measured = options.duration().toNanos() / 1e9;
+        double measured = (endNanos - metrics.measureFromNanos) / 1e9;
         return new DriverResult(metrics, samples, measured, before, after);
     }
 

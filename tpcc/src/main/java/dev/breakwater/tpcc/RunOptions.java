@@ -6,9 +6,12 @@ import java.time.Duration;
  * What the driver runs: terminals over warehouses, the measured duration after a warm-up, the mix
  * (optionally switched to {@code mixAfter} at {@code mixSwitchAt} from the start of the run, warm-up
  * included), keying/think times on or off, and the seed of the terminals' random generators.
+ * {@code transactions > 0} also ends the measured phase once that many transactions have committed in
+ * it (checked once a second), so that runs of different speed do the same work on the same data
+ * growth; {@code duration} is then the limit.
  */
 public record RunOptions(int warehouses, int terminals, Duration duration, Duration warmup, Mix mix,
-                         Duration mixSwitchAt, Mix mixAfter, boolean thinkTimes, long seed) {
+                         Duration mixSwitchAt, Mix mixAfter, boolean thinkTimes, long seed, long transactions) {
 
     public RunOptions {
         if (warehouses < 1 || terminals < 1) {
@@ -16,6 +19,9 @@ public record RunOptions(int warehouses, int terminals, Duration duration, Durat
         }
         if (mixSwitchAt != null && mixAfter == null) {
             throw new IllegalArgumentException("a mix switch needs the mix to switch to");
+        }
+        if (transactions < 0) {
+            throw new IllegalArgumentException("--transactions must be positive (0: no limit), got " + transactions);
         }
     }
 }

@@ -38,6 +38,11 @@ public final class TpccMain implements Callable<Integer> {
     Integer terminals;
     @Option(names = "--duration", paramLabel = "TIME", description = "Measured time, after the warm-up. Default: ${DEFAULT-VALUE}.")
     String durationText = "60s";
+    @Option(names = "--transactions", paramLabel = "N", description = "Also end the measured phase once N transactions "
+            + "have committed in it (checked once a second; --duration stays the limit), so that runs of different speed "
+            + "do the same work on the same data growth. Default: no limit.")
+    long transactions;
+
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up excluded from the figures. Default: ${DEFAULT-VALUE}.")
     String warmupText = "10s";
     @Option(names = "--memory", paramLabel = "SIZE", description = "Engine total memory (e.g. 1g). Default: the embedded default configuration.")
@@ -145,7 +150,7 @@ public final class TpccMain implements Callable<Integer> {
             meta.put(MetaStore.RAN, 1);
             RunOptions options = new RunOptions(warehouses, terminals != null ? terminals : 2 * warehouses, duration, warmup,
                     Mix.parse(mix), mixSwitchAt == null ? null : Durations.parse(mixSwitchAt),
-                    mixSwitchAt == null ? null : Mix.parse(mixAfter), thinkTimes, runSeed);
+                    mixSwitchAt == null ? null : Mix.parse(mixAfter), thinkTimes, runSeed, transactions);
             LOG.info("running {} terminal(s) for {} s after {} s warm-up, mix {}", options.terminals(),
                     duration.toSeconds(), warmup.toSeconds(), options.mix().label());
             DriverResult driven = new Driver(tables, options, (int) meta.get(MetaStore.C_LAST_LOAD, 0), stderr).run();
