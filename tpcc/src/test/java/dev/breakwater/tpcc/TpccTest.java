@@ -124,7 +124,7 @@ class TpccTest {
         Path out = dir.resolve("limit.json");
         int code = TpccMain.execute(args("--warehouses", "1", "--terminals", "2", "--duration", "300s", "--warmup", "0s",
                 "--transactions", "400", "--data", data.toString(), "--no-load", "--out", out.toString(), "--seed", "12",
-                "--engine-option", "tuner-flush-cause-scaling=false", "--engine-option", "tuner-period=2000"));
+                "--engine-option", "tuner-flush-cause-scaling=true", "--engine-option", "tuner-period=2000"));
         assertEquals(0, code, "exit code");
         JsonNode r = new ObjectMapper().readTree(out.toFile());
         long committed = 0;
@@ -133,7 +133,7 @@ class TpccTest {
         }
         assertTrue(committed >= 400, "at least the limit committed: " + committed);
         assertTrue(r.get("measuredSeconds").asDouble() < 300, "ended before the duration: " + r.get("measuredSeconds"));
-        assertEquals(false, r.get("engineConfig").get("tuner-flush-cause-scaling").asBoolean());
+        assertEquals(true, r.get("engineConfig").get("tuner-flush-cause-scaling").asBoolean());
         assertEquals(2000, r.get("engineConfig").get("tuner-period").asLong());
     }
 

@@ -229,10 +229,10 @@ public final class ConfigOptions {
     public static final Option<Double> TUNER_MIN_GAIN = define("tuner-min-gain", ValueType.DOUBLE, 0.001, "fraction",
             0.0, 1.0, null, null,
             "Steps whose expected cost reduction is under this fraction of the current I/O cost are not taken.");
-    public static final Option<Boolean> TUNER_FLUSH_CAUSE_SCALING = define("tuner-flush-cause-scaling", ValueType.BOOLEAN, true, "",
+    public static final Option<Boolean> TUNER_FLUSH_CAUSE_SCALING = define("tuner-flush-cause-scaling", ValueType.BOOLEAN, false, "",
             null, null, null, null,
-            "Scale each tree's merge saving (paper 000 eq. 4) by its share of memory-triggered flushes (eq. 5). "
-                    + "Breakwater sizes L0 merges and levels by the tree's write memory, not by its flushes (docs/tuner.md).");
+            "Scale each tree's merge saving (paper 000 eq. 4) by its share of memory-triggered flushes (eq. 5, the paper's rule). "
+                    + "Off by default: Breakwater sizes L0 merges and levels by the tree's write memory, not by its flushes (docs/tuner.md).");
     public static final Option<Long> TUNER_PERIOD = define("tuner-period", ValueType.MILLIS, 600_000L, "ms",
             100L, 86_400_000L, null, null,
             "A tuning cycle runs when the log has grown by max-log-size since the last one, or after this long.");

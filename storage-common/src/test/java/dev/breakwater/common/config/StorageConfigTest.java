@@ -203,7 +203,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.HTTP_IDLE_TIMEOUT, 5_000L)
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .set(ConfigOptions.TUNER, false)
-                .set(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING, false)
+                .set(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING, true)
                 .set(ConfigOptions.TUNER_WRITE_WEIGHT, 2.0)
                 .set(ConfigOptions.TUNER_READ_WEIGHT, 0.5)
                 .set(ConfigOptions.TUNER_SAMPLES, 5)
