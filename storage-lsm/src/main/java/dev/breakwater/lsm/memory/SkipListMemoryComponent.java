@@ -120,6 +120,21 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         return new MemoryComponentCursor(start, snapshotLsn);
     }
 
+    @Override
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn) {
+        return new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+            @Override
+            long lastBelow(byte[] key, int keyLength) {
+                return SkipListMemoryComponent.this.lastBelow(key, keyLength);
+            }
+
+            @Override
+            long seek(byte[] key, int keyLength, long lsn) {
+                return SkipListMemoryComponent.this.seek(key, keyLength, lsn);
+            }
+        };
+    }
+
     /** What a flush writes: every key's newest version, tombstones included, from the first key. */
     @Override
     public EntryCursor flushCursor() {
@@ -145,6 +160,19 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
             }
         }
         return next;
+    }
+
+    /** The last node whose key is below {@code key} (the last node if null), NIL if none: a reverse step. */
+    long lastBelow(byte[] key, int keyLen) {
+        long x = HEAD;
+        for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            long next = next(x, level);
+            while (next != NIL && (key == null || SkipListNodes.compareKey(next, key, keyLen) < 0)) {
+                x = next;
+                next = next(x, level);
+            }
+        }
+        return x == HEAD ? NIL : x;
     }
 
     /** Links a filled node bottom-up; see the class comment for why a rescan from the predecessor suffices. */

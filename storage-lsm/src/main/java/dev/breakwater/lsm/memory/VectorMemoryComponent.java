@@ -149,6 +149,40 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
         }
     }
 
+    /**
+     * Each step takes the read lock and binary-searches the sorted index twice (see
+     * {@link ReverseNodeCursor}), so a sort between steps needs no re-seek: records never move, only
+     * their slots do, and the cursor keeps no slot.
+     */
+    @Override
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn) {
+        long stamp = sortedReadLock(); // everything visible at the snapshot is in the sorted region from here on
+        lock.unlockRead(stamp);
+        return new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+            @Override
+            public boolean next() {
+                long s = lock.readLock();
+                try {
+                    return super.next();
+                } finally {
+                    lock.unlockRead(s);
+                }
+            }
+
+            @Override
+            long lastBelow(byte[] key, int keyLength) {
+                int i = key == null ? sortedCount : lowerBound(key, keyLength, Long.MAX_VALUE);
+                return i == 0 ? SkipListNodeDescriptor.NIL : slot(i - 1);
+            }
+
+            @Override
+            long seek(byte[] key, int keyLength, long lsn) {
+                int i = lowerBound(key, keyLength, lsn);
+                return i == sortedCount ? SkipListNodeDescriptor.NIL : slot(i);
+            }
+        };
+    }
+
     @Override
     public boolean isEmpty() {
         return !nonEmpty;
