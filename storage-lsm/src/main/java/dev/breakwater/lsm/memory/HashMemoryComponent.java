@@ -193,29 +193,19 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
         List<ReverseNodeCursor> parts = new ArrayList<>();
         for (int b = 0; pages != null && b < bucketCount; b++) {
             long slot = slotAddress(pages, b);
-            long first = MEMORY.readVolatileLong(slot);
+            long first = MEMORY.readVolatileLong(slot); // the bucket head (skip list) or first node (linked list)
             if (first == NIL) {
                 continue;
             }
-            parts.add(skipListBuckets ? new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+            parts.add(new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
                 @Override
                 long lastBelow(byte[] key, int keyLength) {
-                    return lastBelowSkip(first, key, keyLength);
+                    return skipListBuckets ? lastBelowSkip(first, key, keyLength) : lastBelowList(slot, key, keyLength);
                 }
 
                 @Override
                 long seek(byte[] key, int keyLength, long lsn) {
-                    return seekSkip(first, key, keyLength, lsn);
-                }
-            } : new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
-                @Override
-                long lastBelow(byte[] key, int keyLength) {
-                    return lastBelowList(slot, key, keyLength);
-                }
-
-                @Override
-                long seek(byte[] key, int keyLength, long lsn) {
-                    return seekList(slot, key, keyLength, lsn);
+                    return skipListBuckets ? seekSkip(first, key, keyLength, lsn) : seekList(slot, key, keyLength, lsn);
                 }
             });
         }

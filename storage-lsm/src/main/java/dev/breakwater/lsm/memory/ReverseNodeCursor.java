@@ -2,7 +2,6 @@ package dev.breakwater.lsm.memory;
 
 import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
 
-import dev.breakwater.lsm.BufferedEntryCursor;
 
 /**
  * A descending cursor over a multi-version node structure in entry order (key ascending, LSN
@@ -23,7 +22,7 @@ import dev.breakwater.lsm.BufferedEntryCursor;
  * <p>Thread safety: one thread. Writers may insert concurrently (a new version is newer than any
  * snapshot a cursor reads, so it changes no answer); the structure must stay open.
  */
-abstract class ReverseNodeCursor extends BufferedEntryCursor {
+abstract class ReverseNodeCursor extends NodeEntryCursor {
 
     private final long snapshotLsn;
     private byte[] bound = new byte[64];
@@ -62,7 +61,7 @@ abstract class ReverseNodeCursor extends BufferedEntryCursor {
             OffHeapKeys.copyOut(SkipListNodes.keyAddress(p), boundBuffer(length), length);
             long n = seek(bound, boundLength, snapshotLsn);
             if (n != NIL && SkipListNodes.compareKey(n, bound, boundLength) == 0) {
-                fill(n);
+                copyNode(n);
                 return true;
             }
         }
@@ -79,18 +78,6 @@ abstract class ReverseNodeCursor extends BufferedEntryCursor {
 
     private void setBound(byte[] key, int length) {
         System.arraycopy(key, 0, boundBuffer(length), 0, length);
-    }
-
-    private void fill(long n) {
-        keyLength = SkipListNodes.keyLength(n);
-        keyBuffer(keyLength);
-        long keyAddress = SkipListNodes.keyAddress(n);
-        OffHeapKeys.copyOut(keyAddress, key, keyLength);
-        tombstone = SkipListNodes.isTombstone(n);
-        valueLength = SkipListNodes.valueLength(n);
-        valueBuffer(valueLength);
-        OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
-        lsn = SkipListNodes.lsn(n);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.breakwater.lsm.memory;
 
-import dev.breakwater.lsm.BufferedEntryCursor;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
@@ -418,7 +417,7 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
      * examine as of sort generation {@code generation}; every slot before it holds a key at or before
      * the current one. Thread safety: one thread.
      */
-    private final class VectorCursor extends BufferedEntryCursor {
+    private final class VectorCursor extends NodeEntryCursor {
 
         private final byte[] from;
         private final long snapshotLsn;
@@ -456,15 +455,7 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
                     if (SkipListNodes.lsn(r) > snapshotLsn || (hasCurrent && SkipListNodes.compareKey(r, key, keyLength) == 0)) {
                         continue;
                     }
-                    keyLength = SkipListNodes.keyLength(r);
-                    keyBuffer(keyLength);
-                    long keyAddress = SkipListNodes.keyAddress(r);
-                    OffHeapKeys.copyOut(keyAddress, key, keyLength);
-                    tombstone = SkipListNodes.isTombstone(r);
-                    valueLength = SkipListNodes.valueLength(r);
-                    valueBuffer(valueLength);
-                    OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
-                    lsn = SkipListNodes.lsn(r);
+                    copyNode(r);
                     hasCurrent = true;
                     return true;
                 }
