@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.breakwater.bench.CliOptions;
 import dev.breakwater.common.config.ConfigOptions;
 import dev.breakwater.common.config.Durability;
+import dev.breakwater.common.config.MemoryComponentKind;
 import dev.breakwater.common.config.StorageConfig;
+import dev.breakwater.common.config.WriteMemoryScheme;
 import dev.breakwater.txn.Cursor;
 import dev.breakwater.txn.Dataset;
 import dev.breakwater.txn.DatasetSpec;
@@ -43,6 +45,12 @@ import java.util.SplittableRandom;
  *       forward scan and a full reverse scan (entries/s of each; the first pair is a warm-up and is
  *       reported but left out of the medians), then {@code --short-scans} scans of 100 keys from
  *       random starts in each direction (scans/s).</li>
+ *   <li>{@code --phase memory}: the throughput phase over data that is all in write memory: creates
+ *       {@code DIR/reverse-scan-memory} (which must not exist) with the {@code DYNAMIC} write-memory
+ *       scheme (one memory component per tree, of kind {@code --memory-kind}), loads {@code --keys}
+ *       records without flushing, and measures as the throughput phase does. This is where reverse
+ *       steps cost most: a memory component links forward only, so each reverse step searches it
+ *       twice from the top.</li>
  *   <li>{@code --phase heap}: one full scan in the order {@code --how}: {@code reverse} (a reverse
  *       scan), or {@code materialize} (what the Kafka store did before: a forward scan read into a
  *       list of key/value copies, reversed, then handed out). Every 10,000 entries it records the
@@ -67,6 +75,7 @@ public final class ReverseScanDriver {
             "  --repeats R           forward/reverse pairs in the throughput phase (default 4)",
             "  --short-scans S       100-key scans per direction in the throughput phase (default 2000)",
             "  --how reverse|materialize   the heap phase's scan (default reverse)",
+            "  --memory-kind K       the memory phase's memory component kind (default SKIP_LIST)",
             "  --out FILE            JSON report");
 
     private ReverseScanDriver() {
@@ -78,7 +87,8 @@ public final class ReverseScanDriver {
             System.err.println(USAGE);
             System.exit(m == null ? 0 : 2);
         }
-        Path dir = Path.of(m.get("dir")).resolve("reverse-scan");
+        String phase = m.get("phase");
+        Path dir = Path.of(m.get("dir")).resolve(phase.equals("memory") ? "reverse-scan-memory" : "reverse-scan");
         long total = Long.parseLong(m.getOrDefault("total-memory-mb", "64")) << 20;
         long write = Long.parseLong(m.getOrDefault("write-memory-mb", "16")) << 20;
         Map<String, Object> report = new LinkedHashMap<>();
@@ -87,23 +97,38 @@ public final class ReverseScanDriver {
         report.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
         report.put("totalMemoryBytes", total);
         report.put("writeMemoryBytes", write);
-        String phase = m.get("phase");
-        if (phase.equals("load") && Files.exists(dir)) {
+        if ((phase.equals("load") || phase.equals("memory")) && Files.exists(dir)) {
             throw new IllegalArgumentException(dir + " exists: the load phase starts only in a directory it creates");
         }
-        try (StorageEngine engine = StorageEngine.open(dir, config(total, write))) {
+        StorageConfig config = config(total, write);
+        if (phase.equals("memory")) {
+            String kind = m.getOrDefault("memory-kind", "SKIP_LIST");
+            config = config.toBuilder().set(ConfigOptions.WRITE_MEMORY_SCHEME, WriteMemoryScheme.DYNAMIC)
+                    .set(ConfigOptions.MEMORY_COMPONENT_KIND, MemoryComponentKind.valueOf(kind)).build();
+            report.put("memoryKind", kind);
+        }
+        try (StorageEngine engine = StorageEngine.open(dir, config)) {
             Dataset ds = engine.createDatasetIfAbsent(DatasetSpec.builder("store").field("k", BYTES).field("v", BYTES).primaryKey("k").build());
             switch (phase) {
                 case "load" -> load(engine, ds, Integer.parseInt(m.getOrDefault("keys", "1000000")),
-                        Integer.parseInt(m.getOrDefault("value-bytes", "500")), report);
+                        Integer.parseInt(m.getOrDefault("value-bytes", "500")), true, report);
+                case "memory" -> {
+                    load(engine, ds, Integer.parseInt(m.getOrDefault("keys", "1000000")),
+                            Integer.parseInt(m.getOrDefault("value-bytes", "500")), false, report);
+                    report.put("flushes", engine.statistics().trees().values().stream().mapToLong(t -> t.flushes()).sum());
+                    throughput(ds, Integer.parseInt(m.getOrDefault("repeats", "4")),
+                            Integer.parseInt(m.getOrDefault("short-scans", "2000")), report);
+                }
                 case "throughput" -> throughput(ds, Integer.parseInt(m.getOrDefault("repeats", "4")),
                         Integer.parseInt(m.getOrDefault("short-scans", "2000")), report);
                 case "heap" -> heap(ds, m.getOrDefault("how", "reverse"), report);
                 default -> throw new IllegalArgumentException("unknown phase " + phase);
             }
-        }
-        if (m.containsKey("out")) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(m.get("out")).toFile(), report);
+            // Before the engine closes: after an OutOfMemoryError (the materialising heap phase) a
+            // background thread of the engine may have died too, and close may then fail.
+            if (m.containsKey("out")) {
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(m.get("out")).toFile(), report);
+            }
         }
     }
 
@@ -120,7 +145,7 @@ public final class ReverseScanDriver {
         return ByteBuffer.allocate(8).putLong(k).array();
     }
 
-    private static void load(StorageEngine engine, Dataset ds, int keys, int valueBytes, Map<String, Object> report) {
+    private static void load(StorageEngine engine, Dataset ds, int keys, int valueBytes, boolean settle, Map<String, Object> report) {
         List<Integer> order = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             order.add(i);
@@ -138,7 +163,9 @@ public final class ReverseScanDriver {
                 tx.commit();
             }
         }
-        engine.flushAndAwaitMerges();
+        if (settle) {
+            engine.flushAndAwaitMerges();
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("loaded %,d records of %d-byte values in %.1f s%n", keys, valueBytes, seconds);
         report.put("keys", keys);
