@@ -41,7 +41,11 @@ abstract class ReverseNodeCursor extends NodeEntryCursor {
     /** The last node whose key is below {@code key[0, keyLength)}, or the last node if {@code key} is null; NIL if none. */
     abstract long lastBelow(byte[] key, int keyLength);
 
-    /** The first node not before {@code (key, lsn)} in entry order, or NIL. */
+    /**
+     * The first node not before {@code (key, lsn)} in entry order, or NIL. Called only right after
+     * {@link #lastBelow}, for the key of the node it returned, so an implementation may start from
+     * the first search's path.
+     */
     abstract long seek(byte[] key, int keyLength, long lsn);
 
     @Override
