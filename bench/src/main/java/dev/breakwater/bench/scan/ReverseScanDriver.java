@@ -50,7 +50,7 @@ import java.util.SplittableRandom;
  *       scheme (one memory component per tree, of kind {@code --memory-kind}), loads {@code --keys}
  *       records without flushing, and measures as the throughput phase does. This is where reverse
  *       steps cost most: a memory component links forward only, so each reverse step searches it
- *       twice from the top.</li>
+ *       twice (docs/design.md, "Reverse scans").</li>
  *   <li>{@code --phase heap}: one full scan in the order {@code --how}: {@code reverse} (a reverse
  *       scan), or {@code materialize} (what the Kafka store did before: a forward scan read into a
  *       list of key/value copies, reversed, then handed out). Every 10,000 entries it records the

@@ -8,8 +8,9 @@ import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
  * descending; nodes in the {@link SkipListNodeDescriptor} layout): for each key below an exclusive
  * upper bound, its newest version with an LSN at or below the snapshot (tombstones included), keys
  * strictly decreasing. The structures it serves link nodes forward only, so each step is two
- * searches from the top: the last node whose key is below the key just returned (the oldest version
- * of the previous key), then the first version of that key visible at the snapshot. A key with no
+ * searches: the last node whose key is below the key just returned (the oldest version of the
+ * previous key), then the first version of that key visible at the snapshot (which may start from
+ * the first search's path; the skip list does). A key with no
  * visible version is passed over and the search repeats below it. Nothing is kept between steps
  * but the last key returned, so a step costs {@code O(log n)} on a skip-list or a sorted index and
  * {@code O(bucket)} on a linked list, and nothing is allocated per entry once the arrays are large
