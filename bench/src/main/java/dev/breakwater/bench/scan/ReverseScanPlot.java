@@ -11,6 +11,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
 
 /**
  * Plots {@link ReverseScanDriver} reports: full-scan entries/s forward and reverse (medians of the
@@ -30,13 +31,13 @@ public final class ReverseScanPlot {
         }
         ObjectMapper json = new ObjectMapper();
         JsonNode t = json.readTree(Path.of(args[0]).toFile());
-        CategoryChart rates = new CategoryChartBuilder().width(480).height(420)
+        CategoryChart rates = new CategoryChartBuilder().width(640).height(420)
                 .title("Full scans, " + (t.get("totalMemoryBytes").asLong() >> 20) + " MiB engine").xAxisTitle("direction")
                 .yAxisTitle("entries / s").build();
         rates.addSeries("median", List.of("forward", "reverse"),
                 List.of(t.get("fullForwardMedian").asDouble(), t.get("fullReverseMedian").asDouble()));
         rates.getStyler().setLegendVisible(false);
-        XYChart heap = new XYChartBuilder().width(560).height(420).title("Live heap after GC during one full scan")
+        XYChart heap = new XYChartBuilder().width(640).height(420).title("Live heap after GC, one full scan")
                 .xAxisTitle("MiB of keys and values read").yAxisTitle("MiB").build();
         for (int i = 1; i < args.length - 1; i++) {
             JsonNode h = json.readTree(Path.of(args[i]).toFile());
@@ -50,9 +51,13 @@ public final class ReverseScanPlot {
                 x.add(0.0);
                 y.add(0.0);
             }
-            heap.addSeries(h.get("how").asText() + " (-Xmx " + (h.get("maxHeapBytes").asLong() >> 20) + " MiB): "
-                    + h.get("outcome").asText(), x, y);
+            String outcome = h.get("outcome").asText();
+            heap.addSeries(h.get("how").asText() + ", -Xmx" + (h.get("maxHeapBytes").asLong() >> 20) + "m: "
+                    + (outcome.contains(" after") ? outcome.substring(0, outcome.indexOf(" after")) : outcome), x, y);
         }
+        heap.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        heap.getStyler().setYAxisMin(0.0);
+        heap.getStyler().setXAxisDecimalPattern("#");
         List<Chart<?, ?>> charts = List.of(rates, heap);
         String out = args[args.length - 1];
         BitmapEncoder.saveBitmap(charts, 1, 2, out.endsWith(".png") ? out.substring(0, out.length() - 4) : out,
