@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -419,7 +420,8 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                     + "arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically "
                     + "comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for "
                     + "negative numbers");
-            return new ListIterator(name, List.of());
+            validateStoreOpen();
+            return iterate(null, forward); // an empty iterator that behaves like every other (close, closed store)
         }
         validateStoreOpen();
         Key low = from == null ? null : Key.of((Object) from.get());
@@ -427,26 +429,38 @@ public class BreakwaterKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return iterate(new KeyRange(low, true, high, true, false), forward);
     }
 
+    /**
+     * An iterator over {@code range} (null: nothing), ascending or descending. Both stream from a
+     * Breakwater cursor (a reverse range reads the trees backward), so neither holds more than the
+     * cursor's current entries in memory, whatever the range's size.
+     */
     private KeyValueIterator<Bytes, byte[]> iterate(KeyRange range, boolean forward) {
         return run("scan", () -> {
-            Cursor<Tuple> cursor = dataset.scan(range);
-            if (!forward) {
-                // Breakwater's cursors move forward only: read the range, hand it out backwards.
-                List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
-                try (cursor) {
-                    while (cursor.hasNext()) {
-                        Tuple t = cursor.next();
-                        entries.add(KeyValue.pair(Bytes.wrap(t.getBytes(0)), t.getBytes(1)));
-                    }
-                }
-                Collections.reverse(entries);
-                return new ListIterator(name, entries);
-            }
+            Cursor<Tuple> cursor = range == null ? emptyCursor() : forward ? dataset.scan(range) : dataset.reverseScan(range);
             CursorIterator[] self = new CursorIterator[1];
             self[0] = new CursorIterator(name, cursor, () -> openIterators.remove(self[0]));
             openIterators.add(self[0]);
             return self[0];
         });
+    }
+
+    /** The cursor of an empty range (Kafka's from &gt; to): no engine resources behind it. */
+    private static Cursor<Tuple> emptyCursor() {
+        return new Cursor<>() {
+            @Override
+            public boolean hasNext() {
+                return false;
+            }
+
+            @Override
+            public Tuple next() {
+                throw new NoSuchElementException();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     /**

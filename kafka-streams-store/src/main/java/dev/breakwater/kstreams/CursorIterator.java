@@ -9,8 +9,9 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * A Kafka Streams iterator over a Breakwater cursor of (key, value) records, in ascending unsigned
- * byte order of keys, from the cursor's snapshot. It holds the cursor (and so the snapshot's memory
+ * A Kafka Streams iterator over a Breakwater cursor of (key, value) records, in the cursor's order
+ * (ascending unsigned byte order of keys, or descending for a reverse range: the cursor streams
+ * either way), from the cursor's snapshot. It holds the cursor (and so the snapshot's memory
  * components and files) until {@link #close()}; the store closes every iterator still open when it
  * closes, so none outlives its store or leaks a cursor.
  *

@@ -137,6 +137,10 @@ class BreakwaterKeyValueStoreTest {
         assertEquals(List.of("a", "b", "c", "d", "e"), keys(store.all()));
         assertEquals(List.of("e", "d", "c", "b", "a"), keys(store.reverseAll()));
         assertEquals(List.of(), keys(store.range(b("d"), b("b"))), "from > to is empty");
+        assertEquals(List.of(), keys(store.reverseRange(b("d"), b("b"))), "from > to is empty, reversed too");
+        assertEquals(List.of("b"), keys(store.reverseRange(b("b"), b("b"))));
+        assertEquals(List.of("c", "b", "a"), keys(store.reverseRange(null, b("c"))));
+        assertEquals(List.of("d", "c"), keys(store.reverseRange(b("bb"), b("dd"))), "bounds need not be keys");
         assertEquals(List.of("b"), keys(store.range(b("b"), b("b"))));
         assertEquals(List.of(), keys(store.range(b("bb"), b("bz"))));
     }
@@ -187,13 +191,15 @@ class BreakwaterKeyValueStoreTest {
         store.put(b("a"), v("1"));
         KeyValueIterator<Bytes, byte[]> it = store.all();
         KeyValueIterator<Bytes, byte[]> it2 = store.range(b("a"), b("z"));
-        assertEquals(2, store.openIterators());
+        KeyValueIterator<Bytes, byte[]> reverse = store.reverseAll(); // a streaming cursor too, so tracked like the others
+        assertEquals(3, store.openIterators());
         it2.close();
-        assertEquals(1, store.openIterators());
+        assertEquals(2, store.openIterators());
         store.close();
         assertFalse(store.isOpen());
         assertEquals(0, store.openIterators());
         assertThrows(InvalidStateStoreException.class, it::hasNext);
+        assertThrows(InvalidStateStoreException.class, reverse::hasNext);
         assertThrows(InvalidStateStoreException.class, () -> store.get(b("a")));
         assertThrows(InvalidStateStoreException.class, () -> store.put(b("a"), v("1")));
         assertThrows(InvalidStateStoreException.class, store::all);

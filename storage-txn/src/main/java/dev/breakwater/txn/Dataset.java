@@ -44,6 +44,13 @@ public interface Dataset {
      */
     Cursor<Tuple> scan(KeyRange range);
 
+    /**
+     * The records of {@link #scan} over the same range, in descending primary-key order. Streams
+     * like {@link #scan} (the trees are read backward; nothing is buffered), with the same snapshot
+     * rules.
+     */
+    Cursor<Tuple> reverseScan(KeyRange range);
+
     /** An index: {@value DatasetSpec#PRIMARY} or a secondary index's name. */
     Index index(String name);
 }

@@ -71,6 +71,12 @@ final class DatasetImpl implements Dataset {
     }
 
     @Override
+    public Cursor<Tuple> reverseScan(KeyRange range) {
+        Objects.requireNonNull(range, "range");
+        return index(DatasetSpec.PRIMARY).reverseScan(range);
+    }
+
+    @Override
     public Index index(String indexName) {
         Objects.requireNonNull(indexName, "indexName");
         engine.checkOpen();
@@ -86,6 +92,15 @@ final class DatasetImpl implements Dataset {
 
             @Override
             public Cursor<Tuple> scan(KeyRange range) {
+                return scanIndex(range, false);
+            }
+
+            @Override
+            public Cursor<Tuple> reverseScan(KeyRange range) {
+                return scanIndex(range, true);
+            }
+
+            private Cursor<Tuple> scanIndex(KeyRange range, boolean descending) {
                 Objects.requireNonNull(range, "range");
                 engine.checkOpen();
                 DatasetState s = engine.state(DatasetImpl.this);
@@ -93,12 +108,14 @@ final class DatasetImpl implements Dataset {
                 if (DatasetSpec.PRIMARY.equals(indexName)) {
                     byte[] from = s.primaryKeys.from(range);
                     byte[] to = s.primaryKeys.to(range);
-                    return engine.openCursor(() -> new OverlayCursor.Primary(engine, s, from, to, new TreeMap<>(Arrays::compareUnsigned)));
+                    return engine.openCursor(() -> new OverlayCursor.Primary(engine, s, from, to, new TreeMap<>(Arrays::compareUnsigned),
+                            descending));
                 }
                 DatasetState.Secondary sec = s.secondary(indexName);
                 byte[] from = sec.codec().from(range);
                 byte[] to = sec.codec().to(range);
-                return engine.openCursor(() -> new OverlayCursor.Secondary(engine, null, s, sec, from, to, new TreeMap<>(Arrays::compareUnsigned)));
+                return engine.openCursor(() -> new OverlayCursor.Secondary(engine, null, s, sec, from, to,
+                        new TreeMap<>(Arrays::compareUnsigned), descending));
             }
         };
     }

@@ -107,40 +107,31 @@ final class DatasetState {
     }
 
     /**
-     * A cursor over the primary index in {@code [from, to)}: the primary tree's own cursor, or
-     * every partition's merged in key order. Each partition's snapshot is taken in turn.
+     * A cursor over the primary index in {@code [from, to)}, ascending or descending: the primary
+     * tree's own cursor, or every partition's merged in key order. Each partition's snapshot is taken
+     * in turn.
      */
-    EntryCursor scanPrimary(byte[] from, byte[] to) throws IOException {
-        if (partitions.length == 1) {
-            return partitions[0].primary().scan(from, to);
-        }
-        EntryCursor[] cursors = new EntryCursor[partitions.length];
-        try {
-            for (int i = 0; i < partitions.length; i++) {
-                cursors[i] = partitions[i].primary().scan(from, to);
-            }
-        } catch (IOException | RuntimeException e) {
-            PartitionMergeCursor.closeAll(cursors, e);
-            throw e;
-        }
-        return new PartitionMergeCursor(cursors);
+    EntryCursor scanPrimary(byte[] from, byte[] to, boolean descending) throws IOException {
+        return scanPartitions(-1, from, to, descending);
     }
 
     /** As {@link #scanPrimary}, over the secondary index at {@code position} of every partition. */
-    EntryCursor scanSecondary(int position, byte[] from, byte[] to) throws IOException {
-        if (partitions.length == 1) {
-            return partitions[0].secondaries().get(position).tree().scan(from, to);
-        }
+    EntryCursor scanSecondary(int position, byte[] from, byte[] to, boolean descending) throws IOException {
+        return scanPartitions(position, from, to, descending);
+    }
+
+    private EntryCursor scanPartitions(int secondary, byte[] from, byte[] to, boolean descending) throws IOException {
         EntryCursor[] cursors = new EntryCursor[partitions.length];
         try {
             for (int i = 0; i < partitions.length; i++) {
-                cursors[i] = partitions[i].secondaries().get(position).tree().scan(from, to);
+                LsmTree tree = secondary < 0 ? partitions[i].primary() : partitions[i].secondaries().get(secondary).tree();
+                cursors[i] = descending ? tree.reverseScan(from, to) : tree.scan(from, to);
             }
         } catch (IOException | RuntimeException e) {
             PartitionMergeCursor.closeAll(cursors, e);
             throw e;
         }
-        return new PartitionMergeCursor(cursors);
+        return cursors.length == 1 ? cursors[0] : new PartitionMergeCursor(cursors, descending);
     }
 
     /** Every tree of the dataset, partition by partition, primary first. */

@@ -13,4 +13,7 @@ public interface Index {
      * range is over the indexed fields (optionally followed by primary key fields).
      */
     Cursor<Tuple> scan(KeyRange range);
+
+    /** The records of {@link #scan} over the same range, in descending index-key order, streamed. */
+    Cursor<Tuple> reverseScan(KeyRange range);
 }

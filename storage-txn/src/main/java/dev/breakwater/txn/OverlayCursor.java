@@ -11,7 +11,8 @@ import java.util.NoSuchElementException;
 /**
  * Scan results: a tree cursor merged with a transaction's pending writes in the same range (which
  * win over the tree, and whose deletions hide tree entries), decoded into tuples. Outside a
- * transaction the overlay is empty.
+ * transaction the overlay is empty. A descending scan takes a descending tree cursor and the
+ * overlay in descending order, and merges them with the comparison reversed.
  *
  * <p>Engine close: the tree cursor holds a snapshot of off-heap memory, so every step that reads it
  * runs inside the engine's {@link OperationGate}, and {@link StorageEngine#close()} first waits for
@@ -31,6 +32,8 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
     private final StorageEngine engine;
     private final EntryCursor tree;
     private final Iterator<Map.Entry<byte[], V>> overlay;
+    /** 1 for an ascending scan, -1 for a descending one: the sign applied to key comparisons. */
+    private final int direction;
     private byte[] treeKey;
     private int treeKeyLength;
     private boolean treeDone;
@@ -39,10 +42,14 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
     private volatile boolean closed;
     private volatile boolean invalidated;
 
-    /** Requires: inside the engine's gate (opening reads tree memory); see {@link StorageEngine#openCursor}. */
-    OverlayCursor(StorageEngine engine, EntryCursor tree, NavigableMap<byte[], V> overlay) {
+    /**
+     * Requires: inside the engine's gate (opening reads tree memory); see {@link StorageEngine#openCursor}.
+     * {@code overlay} is in the scan's order (a descending map for a descending scan).
+     */
+    OverlayCursor(StorageEngine engine, EntryCursor tree, NavigableMap<byte[], V> overlay, boolean descending) {
         this.engine = engine;
         this.tree = tree;
+        this.direction = descending ? -1 : 1;
         this.overlay = overlay.entrySet().iterator();
         this.pending = this.overlay.hasNext() ? this.overlay.next() : null;
     }
@@ -93,7 +100,7 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
                 return false;
             }
             int c = treeKey == null ? 1 : pending == null ? -1
-                    : Arrays.compareUnsigned(treeKey, 0, treeKeyLength, pending.getKey(), 0, pending.getKey().length);
+                    : direction * Arrays.compareUnsigned(treeKey, 0, treeKeyLength, pending.getKey(), 0, pending.getKey().length);
             if (c < 0) {
                 next = fromTree(treeKey, treeKeyLength, tree.value(), tree.valueLength());
                 treeKey = null;
@@ -158,10 +165,13 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         }
     }
 
-    /** A cursor over the primary index ({@code secondary} &lt; 0) or a secondary index, every partition merged. */
-    static EntryCursor open(DatasetState ds, int secondary, byte[] from, byte[] to) {
+    /**
+     * A cursor over the primary index ({@code secondary} &lt; 0) or a secondary index, every partition
+     * merged, ascending or descending.
+     */
+    static EntryCursor open(DatasetState ds, int secondary, byte[] from, byte[] to, boolean descending) {
         try {
-            return secondary < 0 ? ds.scanPrimary(from, to) : ds.scanSecondary(secondary, from, to);
+            return secondary < 0 ? ds.scanPrimary(from, to, descending) : ds.scanSecondary(secondary, from, to, descending);
         } catch (IOException e) {
             throw new StorageIOException("scan of dataset " + ds.spec.name() + " index "
                     + (secondary < 0 ? DatasetSpec.PRIMARY : ds.secondaries.get(secondary).spec().name()), e);
@@ -172,8 +182,9 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
     static final class Primary extends OverlayCursor<WriteSet.Pending> {
         private final DatasetState ds;
 
-        Primary(StorageEngine engine, DatasetState ds, byte[] from, byte[] to, NavigableMap<byte[], WriteSet.Pending> overlay) {
-            super(engine, open(ds, -1, from, to), overlay);
+        Primary(StorageEngine engine, DatasetState ds, byte[] from, byte[] to, NavigableMap<byte[], WriteSet.Pending> overlay,
+                boolean descending) {
+            super(engine, open(ds, -1, from, to, descending), overlay, descending);
             this.ds = ds;
         }
 
@@ -198,8 +209,8 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
 
         /** @param tx the transaction, or null for a non-transactional scan */
         Secondary(StorageEngine engine, TransactionImpl tx, DatasetState ds, DatasetState.Secondary sec, byte[] from, byte[] to,
-                  NavigableMap<byte[], Boolean> overlay) {
-            super(engine, open(ds, ds.secondaryPosition(sec.spec().name()), from, to), overlay);
+                  NavigableMap<byte[], Boolean> overlay, boolean descending) {
+            super(engine, open(ds, ds.secondaryPosition(sec.spec().name()), from, to, descending), overlay, descending);
             this.engine = engine;
             this.tx = tx;
             this.ds = ds;

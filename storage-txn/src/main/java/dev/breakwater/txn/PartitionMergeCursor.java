@@ -6,7 +6,8 @@ import java.util.Arrays;
 
 /**
  * A k-way merge of the cursors of a partitioned dataset's partitions (one per partition, over the
- * same index and range) into one cursor in key order. Partitions hold disjoint keys (a primary key
+ * same index and range) into one cursor in key order, ascending, or descending when the sources are
+ * reverse cursors. Partitions hold disjoint keys (a primary key
  * lives in one partition, and a secondary entry ends with its record's primary key), so the merge
  * never meets equal keys and needs no recency rule, unlike the LSM tree's own merging cursor.
  *
@@ -16,7 +17,7 @@ import java.util.Arrays;
  *
  * <p>Invariants: (1) {@code heap[0, size)} holds exactly the sources that have a current entry not
  * yet returned, or (after a {@code next()} returned true) the root is the one just returned;
- * (2) every heap node's key is below its children's.
+ * (2) every heap node's key is below its children's (above them, for a descending merge).
  *
  * <p>Thread safety: none; one thread, like every {@link EntryCursor}.
  */
@@ -24,14 +25,20 @@ final class PartitionMergeCursor implements EntryCursor {
 
     private final EntryCursor[] sources;
     private final int[] heap;
+    /** 1 for an ascending merge, -1 for a descending one: the sign applied to key comparisons. */
+    private final int direction;
     private int size;
     private boolean started;
     private boolean closed;
 
-    /** Requires: {@code sources} non-empty, each positioned before its first entry; takes ownership. */
-    PartitionMergeCursor(EntryCursor[] sources) {
+    /**
+     * Requires: {@code sources} non-empty, each positioned before its first entry and all in the
+     * merge's order; takes ownership.
+     */
+    PartitionMergeCursor(EntryCursor[] sources, boolean descending) {
         this.sources = sources;
         this.heap = new int[sources.length];
+        this.direction = descending ? -1 : 1;
     }
 
     @Override
@@ -85,7 +92,7 @@ final class PartitionMergeCursor implements EntryCursor {
     private boolean less(int a, int b) {
         EntryCursor x = sources[a];
         EntryCursor y = sources[b];
-        return Arrays.compareUnsigned(x.key(), 0, x.keyLength(), y.key(), 0, y.keyLength()) < 0;
+        return direction * Arrays.compareUnsigned(x.key(), 0, x.keyLength(), y.key(), 0, y.keyLength()) < 0;
     }
 
     private EntryCursor current() {

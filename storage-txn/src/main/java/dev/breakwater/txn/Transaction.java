@@ -32,6 +32,12 @@ public interface Transaction extends AutoCloseable {
     /** Scans an index ({@value DatasetSpec#PRIMARY} or a secondary index) of {@code dataset}. */
     Cursor<Tuple> scan(Dataset dataset, String index, KeyRange range);
 
+    /** As {@link #scan(Dataset, KeyRange)}, in descending key order (the same locks, the same records). */
+    Cursor<Tuple> reverseScan(Dataset dataset, KeyRange range);
+
+    /** As {@link #scan(Dataset, String, KeyRange)}, in descending index-key order. */
+    Cursor<Tuple> reverseScan(Dataset dataset, String index, KeyRange range);
+
     /**
      * Makes the writes durable (per the engine's durability mode) and visible, then releases locks.
      * Not allowed inside {@link StorageEngine#inTransaction} (which commits when its body returns).

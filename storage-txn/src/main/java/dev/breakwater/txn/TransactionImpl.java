@@ -114,6 +114,20 @@ final class TransactionImpl implements Transaction {
 
     @Override
     public Cursor<Tuple> scan(Dataset dataset, String index, KeyRange range) {
+        return scan(dataset, index, range, false);
+    }
+
+    @Override
+    public Cursor<Tuple> reverseScan(Dataset dataset, KeyRange range) {
+        return scan(dataset, DatasetSpec.PRIMARY, range, true);
+    }
+
+    @Override
+    public Cursor<Tuple> reverseScan(Dataset dataset, String index, KeyRange range) {
+        return scan(dataset, index, range, true);
+    }
+
+    private Cursor<Tuple> scan(Dataset dataset, String index, KeyRange range, boolean descending) {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(range, "range");
         checkActive();
@@ -123,8 +137,9 @@ final class TransactionImpl implements Transaction {
             lockRange(ds.primaryTreeId, ds.primaryKeys, range);
             byte[] from = ds.primaryKeys.from(range);
             byte[] to = ds.primaryKeys.to(range);
-            NavigableMap<byte[], WriteSet.Pending> overlay = slice(writes.of(ds), from, to);
-            return engine.openCursor(() -> new OverlayCursor.Primary(engine, ds, from, to, overlay));
+            NavigableMap<byte[], WriteSet.Pending> sliced = slice(writes.of(ds), from, to);
+            NavigableMap<byte[], WriteSet.Pending> overlay = descending ? sliced.descendingMap() : sliced;
+            return engine.openCursor(() -> new OverlayCursor.Primary(engine, ds, from, to, overlay, descending));
         }
         DatasetState.Secondary sec = ds.secondary(index);
         lockRange(sec.treeId(), sec.codec(), range);
@@ -140,7 +155,8 @@ final class TransactionImpl implements Transaction {
             }
         }
         NavigableMap<byte[], Boolean> sliced = slice(overlay, from, to);
-        return engine.openCursor(() -> new OverlayCursor.Secondary(engine, this, ds, sec, from, to, sliced));
+        NavigableMap<byte[], Boolean> ordered = descending ? sliced.descendingMap() : sliced;
+        return engine.openCursor(() -> new OverlayCursor.Secondary(engine, this, ds, sec, from, to, ordered, descending));
     }
 
     private static <V> NavigableMap<byte[], V> slice(TreeMap<byte[], V> m, byte[] from, byte[] to) {

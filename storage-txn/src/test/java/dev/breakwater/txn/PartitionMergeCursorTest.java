@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link PartitionMergeCursor} against a sorted model: random disjoint key sets spread over 1 to 9
  * sources (some empty), each source reusing one oversized key array as real cursors do, so only
- * {@code keyLength} bytes count. The merge must give every key once, in unsigned order, with its
- * own source's value, then stay exhausted; close closes every source once.
+ * {@code keyLength} bytes count. The merge must give every key once, in unsigned order (descending,
+ * over sources in descending order, every other round), with its own source's value, then stay
+ * exhausted; close closes every source once.
  */
 class PartitionMergeCursorTest {
 
@@ -25,6 +26,7 @@ class PartitionMergeCursorTest {
     void mergesDisjointSourcesInUnsignedKeyOrder() throws Exception {
         Random rnd = new Random(7);
         for (int round = 0; round < 300; round++) {
+            boolean descending = (round & 1) == 1;
             int sources = 1 + rnd.nextInt(9);
             TreeSet<byte[]> all = new TreeSet<>(Arrays::compareUnsigned);
             for (int i = rnd.nextInt(200); i > 0; i--) {
@@ -36,15 +38,15 @@ class PartitionMergeCursorTest {
             for (int s = 0; s < sources; s++) {
                 parts.add(new ArrayList<>());
             }
-            for (byte[] k : all) {
+            for (byte[] k : descending ? all.descendingSet() : all) {
                 parts.get(rnd.nextInt(sources)).add(k); // each source sorted, sources disjoint
             }
             Source[] cursors = new Source[sources];
             for (int s = 0; s < sources; s++) {
                 cursors[s] = new Source(parts.get(s), s);
             }
-            PartitionMergeCursor merged = new PartitionMergeCursor(cursors);
-            for (byte[] want : all) {
+            PartitionMergeCursor merged = new PartitionMergeCursor(cursors, descending);
+            for (byte[] want : descending ? all.descendingSet() : all) {
                 assertTrue(merged.next(), "round " + round);
                 assertArrayEquals(want, Arrays.copyOf(merged.key(), merged.keyLength()), "round " + round);
                 int source = merged.value()[0];

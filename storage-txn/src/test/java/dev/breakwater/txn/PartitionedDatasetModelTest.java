@@ -13,6 +13,7 @@ import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.io.MemFileSystem;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * range scans and secondary-index scans (inside a transaction too, over its own pending writes),
  * flushes with merges, clean reopens, and crash clones (a copy of the in-memory file system holding
  * only what was synced) reopened through recovery. Every scan must equal the model in key order:
- * the partitions' cursors merged. The N = 1 run is the unpartitioned engine.
+ * the partitions' cursors merged; every scan is repeated as a reverse scan, which must give the
+ * same records in the opposite order. The N = 1 run is the unpartitioned engine.
  */
 class PartitionedDatasetModelTest {
 
@@ -86,13 +88,17 @@ class PartitionedDatasetModelTest {
                 } else if (op < 88) {
                     long a = rnd.nextInt(KEYS);
                     long b = a + rnd.nextInt(300);
-                    assertEquals(new ArrayList<>(model.subMap(a, true, b, true).values()),
-                            list(items.scan(KeyRange.closed(Key.of(a), Key.of(b)))), "primary range " + a + ".." + b);
+                    KeyRange range = KeyRange.closed(Key.of(a), Key.of(b));
+                    assertEquals(new ArrayList<>(model.subMap(a, true, b, true).values()), list(items.scan(range)), "primary range " + a + ".." + b);
+                    assertEquals(new ArrayList<>(model.subMap(a, true, b, true).descendingMap().values()), list(items.reverseScan(range)),
+                            "reverse primary range " + a + ".." + b);
                 } else if (op < 96) {
                     int g1 = rnd.nextInt(GROUPS);
                     int g2 = g1 + rnd.nextInt(5);
-                    assertEquals(byGroup(model, g1, g2), list(items.index("by_grp").scan(KeyRange.closed(Key.of(g1), Key.of(g2)))),
-                            "by_grp " + g1 + ".." + g2);
+                    KeyRange groups = KeyRange.closed(Key.of(g1), Key.of(g2));
+                    assertEquals(byGroup(model, g1, g2), list(items.index("by_grp").scan(groups)), "by_grp " + g1 + ".." + g2);
+                    assertEquals(reversed(byGroup(model, g1, g2)), list(items.index("by_grp").reverseScan(groups)),
+                            "reverse by_grp " + g1 + ".." + g2);
                 } else if (op < 98) {
                     engine.flushAndAwaitMerges();
                 } else if (op < 99) {
@@ -110,6 +116,9 @@ class PartitionedDatasetModelTest {
             }
             assertEquals(new ArrayList<>(model.values()), list(items.scan(KeyRange.all())), "full scan");
             assertEquals(byGroup(model, 0, GROUPS), list(items.index("by_grp").scan(KeyRange.all())), "full secondary scan");
+            assertEquals(new ArrayList<>(model.descendingMap().values()), list(items.reverseScan(KeyRange.all())), "full reverse scan");
+            assertEquals(reversed(byGroup(model, 0, GROUPS)), list(items.index("by_grp").reverseScan(KeyRange.all())),
+                    "full reverse secondary scan");
             checkTrees(engine, partitions);
             // A last history only in the log: a crash clone replays it into the partition trees.
             for (int t = 0; t < 100; t++) {
@@ -122,6 +131,8 @@ class PartitionedDatasetModelTest {
             items = engine.dataset("items");
             assertEquals(new ArrayList<>(model.values()), list(items.scan(KeyRange.all())), "full scan after crash");
             assertEquals(byGroup(model, 0, GROUPS), list(items.index("by_grp").scan(KeyRange.all())), "secondary after crash");
+            assertEquals(new ArrayList<>(model.descendingMap().values()), list(items.reverseScan(KeyRange.all())),
+                    "full reverse scan after crash");
         } finally {
             engine.close();
         }
@@ -147,9 +158,13 @@ class PartitionedDatasetModelTest {
             }
             int g = rnd.nextInt(GROUPS);
             assertEquals(byGroup(mine, g, g), list(tx.scan(items, "by_grp", KeyRange.prefix(Key.of(g)))), "tx by_grp " + g);
+            assertEquals(reversed(byGroup(mine, g, g)), list(tx.reverseScan(items, "by_grp", KeyRange.prefix(Key.of(g)))),
+                    "tx reverse by_grp " + g);
             long a = rnd.nextInt(KEYS);
-            assertEquals(new ArrayList<>(mine.subMap(a, true, a + 100, false).values()),
-                    list(tx.scan(items, KeyRange.closedOpen(Key.of(a), Key.of(a + 100)))), "tx range " + a);
+            KeyRange range = KeyRange.closedOpen(Key.of(a), Key.of(a + 100));
+            assertEquals(new ArrayList<>(mine.subMap(a, true, a + 100, false).values()), list(tx.scan(items, range)), "tx range " + a);
+            assertEquals(new ArrayList<>(mine.subMap(a, true, a + 100, false).descendingMap().values()), list(tx.reverseScan(items, range)),
+                    "tx reverse range " + a);
             if (abort) {
                 tx.abort();
                 return;
@@ -158,6 +173,12 @@ class PartitionedDatasetModelTest {
         }
         model.clear();
         model.putAll(mine);
+    }
+
+    private static List<Tuple> reversed(List<Tuple> tuples) {
+        List<Tuple> copy = new ArrayList<>(tuples);
+        Collections.reverse(copy);
+        return copy;
     }
 
     private static void checkTrees(StorageEngine engine, int partitions) {

@@ -11,14 +11,16 @@ import java.util.List;
  * reconciliation step of range scans, merges and flushes of several memory components. Sources are
  * given newest first; on equal keys the source with the lower index wins and the others are skipped.
  * Tombstones are passed through (a merge that cannot drop them must keep them) or hidden (scans, and
- * merges into the last level).
+ * merges into the last level). A descending merge takes sources that all yield keys in descending
+ * order (reverse cursors, one entry per key each) and applies the same rules: only the direction of
+ * the key comparison changes.
  *
- * <p>A binary min-heap of source indices ordered by (current key, source index) finds the next key
- * in {@code O(log k)}; the winning entry is copied into this cursor's own arrays, so nothing is
- * allocated per entry once the arrays are large enough.
+ * <p>A binary heap of source indices ordered by (current key in the merge's direction, source index)
+ * finds the next key in {@code O(log k)}; the winning entry is copied into this cursor's own arrays,
+ * so nothing is allocated per entry once the arrays are large enough.
  *
  * <p>Invariants: (1) every source in the heap is positioned on an entry not yet returned; (2) keys
- * returned are strictly increasing.
+ * returned are strictly increasing (strictly decreasing for a descending merge).
  *
  * <p>Thread safety: none; one thread. Closing closes every source.
  */
@@ -26,6 +28,8 @@ public final class MergingCursor extends BufferedEntryCursor {
 
     private final EntryCursor[] sources;
     private final boolean hideTombstones;
+    /** 1 for an ascending merge, -1 for a descending one: the sign applied to key comparisons. */
+    private final int direction;
     private final int[] heap;
     private int heapSize;
     private boolean started;
@@ -36,8 +40,18 @@ public final class MergingCursor extends BufferedEntryCursor {
      * @param hideTombstones true to skip keys whose newest entry is a tombstone
      */
     public MergingCursor(List<? extends EntryCursor> newestFirst, boolean hideTombstones) {
+        this(newestFirst, hideTombstones, false);
+    }
+
+    /**
+     * @param newestFirst    sources, newest first, each in the merge's order
+     * @param hideTombstones true to skip keys whose newest entry is a tombstone
+     * @param descending     true if every source yields keys in descending order (and so does the merge)
+     */
+    public MergingCursor(List<? extends EntryCursor> newestFirst, boolean hideTombstones, boolean descending) {
         this.sources = newestFirst.toArray(new EntryCursor[0]);
         this.hideTombstones = hideTombstones;
+        this.direction = descending ? -1 : 1;
         this.heap = new int[sources.length];
     }
 
@@ -91,7 +105,7 @@ public final class MergingCursor extends BufferedEntryCursor {
     private boolean less(int a, int b) {
         EntryCursor x = sources[a];
         EntryCursor y = sources[b];
-        int c = Arrays.compareUnsigned(x.key(), 0, x.keyLength(), y.key(), 0, y.keyLength());
+        int c = direction * Arrays.compareUnsigned(x.key(), 0, x.keyLength(), y.key(), 0, y.keyLength());
         return c < 0 || (c == 0 && a < b);
     }
 

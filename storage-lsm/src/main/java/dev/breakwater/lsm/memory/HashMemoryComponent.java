@@ -205,6 +205,40 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
         return parts.size() == 1 ? parts.get(0) : new RecordMerger(parts);
     }
 
+    /**
+     * Merges one descending cursor per non-empty bucket. A step in a linked-list bucket walks the
+     * bucket from its first node (the list links forward only), so a reverse scan costs
+     * {@code O(b^2)} per bucket of {@code b} versions: fine for the short buckets this kind is meant
+     * for, slow for a bucket that holds a long run of keys.
+     */
+    @Override
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn) {
+        long[] pages = tablePages;
+        List<ReverseNodeCursor> parts = new ArrayList<>();
+        for (int b = 0; pages != null && b < bucketCount; b++) {
+            long slot = slotAddress(pages, b);
+            long first = MEMORY.readVolatileLong(slot); // the bucket head (skip list) or first node (linked list)
+            if (first == NIL) {
+                continue;
+            }
+            parts.add(new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+                @Override
+                long lastBelow(byte[] key, int keyLength) {
+                    return skipListBuckets ? lastBelowSkip(first, key, keyLength) : lastBelowList(slot, key, keyLength);
+                }
+
+                @Override
+                long seek(byte[] key, int keyLength, long lsn) {
+                    return skipListBuckets ? seekSkip(first, key, keyLength, lsn) : seekList(slot, key, keyLength, lsn);
+                }
+            });
+        }
+        if (parts.isEmpty()) {
+            return new MemoryComponentCursor(NIL, snapshotLsn);
+        }
+        return parts.size() == 1 ? parts.get(0) : new MergingCursor(parts, false, true);
+    }
+
     @Override
     public boolean isEmpty() {
         return !nonEmpty;
@@ -256,6 +290,17 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
             x = SkipListNodes.next(x, 0);
         }
         return x;
+    }
+
+    /** The last node of the bucket whose key is below {@code key} (the last node if null), NIL if none. */
+    private static long lastBelowList(long slot, byte[] key, int keyLen) {
+        long last = NIL;
+        long x = MEMORY.readVolatileLong(slot);
+        while (x != NIL && (key == null || SkipListNodes.compareKey(x, key, keyLen) < 0)) {
+            last = x;
+            x = SkipListNodes.next(x, 0);
+        }
+        return last;
     }
 
     private static void linkList(long slot, long node, byte[] key, int keyLen, long lsn) {
@@ -312,6 +357,19 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
             }
         }
         return next;
+    }
+
+    /** The last node of the bucket whose key is below {@code key} (the last node if null), NIL if none. */
+    private static long lastBelowSkip(long head, byte[] key, int keyLen) {
+        long x = head;
+        for (int level = (int) MEMORY.readVolatileLong(head) - 1; level >= 0; level--) {
+            long next = MEMORY.readVolatileLong(link(head, x, level));
+            while (next != NIL && (key == null || SkipListNodes.compareKey(next, key, keyLen) < 0)) {
+                x = next;
+                next = MEMORY.readVolatileLong(link(head, x, level));
+            }
+        }
+        return x == head ? NIL : x;
     }
 
     private static void linkSkip(long head, long node, int height, byte[] key, int keyLen, long lsn) {

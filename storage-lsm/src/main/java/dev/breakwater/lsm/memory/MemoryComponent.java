@@ -24,7 +24,7 @@ import dev.breakwater.lsm.ValueHolder;
  * left, {@link #put} returns {@code false} having inserted nothing visible: the caller flushes and
  * retries. {@link #close()} returns every page at once.
  *
- * <p>Thread safety (every kind): {@link #put}, {@link #get}, {@link #cursor} and the statistics are
+ * <p>Thread safety (every kind): {@link #put}, {@link #get}, {@link #cursor}, {@link #reverseCursor} and the statistics are
  * safe from any thread, concurrently. A read at snapshot {@code S} is repeatable only if no put with
  * an LSN at or below {@code S} is still in progress (the transaction layer assigns LSNs so).
  * {@link #close()} requires that no put, get or cursor is in progress or will follow (the tree
@@ -62,6 +62,14 @@ public interface MemoryComponent extends AutoCloseable {
      * tombstones included (the tree hides them). Keys absent at the snapshot are skipped.
      */
     EntryCursor cursor(byte[] fromInclusive, int fromLen, long snapshotLsn);
+
+    /**
+     * A cursor over keys strictly below {@code toExclusive[0..toLen)} (from the last key if null), in
+     * descending key order, yielding for each key its newest version at or below {@code snapshotLsn},
+     * tombstones included: the same entries as {@link #cursor}, in the opposite order. Keys absent at
+     * the snapshot are skipped. The bound is copied.
+     */
+    EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn);
 
     /** What a flush writes: every key's newest version, tombstones included, from the first key. */
     default EntryCursor flushCursor() {

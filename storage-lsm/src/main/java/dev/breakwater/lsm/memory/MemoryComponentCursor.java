@@ -2,7 +2,6 @@ package dev.breakwater.lsm.memory;
 
 import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
 
-import dev.breakwater.lsm.BufferedEntryCursor;
 
 /**
  * A forward cursor over a {@link MemoryComponent} at one snapshot: for each key, its newest version
@@ -16,7 +15,7 @@ import dev.breakwater.lsm.BufferedEntryCursor;
  *
  * <p>Thread safety: one thread. Writers may insert concurrently; the component must stay open.
  */
-final class MemoryComponentCursor extends BufferedEntryCursor {
+final class MemoryComponentCursor extends NodeEntryCursor {
 
     private final long snapshotLsn;
     private long node;
@@ -43,15 +42,7 @@ final class MemoryComponentCursor extends BufferedEntryCursor {
             node = NIL;
             return false;
         }
-        keyLength = SkipListNodes.keyLength(n);
-        keyBuffer(keyLength);
-        long keyAddress = SkipListNodes.keyAddress(n);
-        OffHeapKeys.copyOut(keyAddress, key, keyLength);
-        tombstone = SkipListNodes.isTombstone(n);
-        valueLength = SkipListNodes.valueLength(n);
-        valueBuffer(valueLength);
-        OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
-        lsn = SkipListNodes.lsn(n);
+        copyNode(n);
         hasCurrent = true;
         node = SkipListNodes.next(n, 0);
         return true;

@@ -48,7 +48,7 @@ import net.openhft.chronicle.core.UnsafeMemory;
  * both keys of entries of the table; (5) {@code id} is unique among all memory SSTables of the
  * process.
  *
- * <p>Thread safety: immutable after build, so {@link #get}, {@link #cursor} and every accessor are
+ * <p>Thread safety: immutable after build, so {@link #get}, {@link #cursor}, {@link #reverseCursor} and every accessor are
  * safe from any number of threads. {@link #ref()} and {@link #unref()} are atomic. Requires: a reader
  * holds a reference for as long as it reads (a cursor included); reading after the last
  * {@link #unref()} is a use-after-free (detected, best effort, with an {@link IllegalStateException}).
@@ -237,11 +237,30 @@ public final class MemorySSTable {
     public EntryCursor cursor(byte[] fromInclusive, int fromLen) {
         checkLive();
         if (fromInclusive == null) {
-            return new MemorySSTableCursor(this, 0, 0);
+            return new MemorySSTableCursor(this, 0, 0, false);
         }
         int page = pageOf(fromInclusive, fromLen);
         int slot = lowerBound(dataPages[page], fromInclusive, fromLen);
-        return new MemorySSTableCursor(this, page, slot);
+        return new MemorySSTableCursor(this, page, slot, false);
+    }
+
+    /**
+     * A cursor over the entries with keys strictly below {@code toExclusive[0..toLen)} (every entry
+     * if null) in descending key order, tombstones included, each reporting its sequence number as
+     * {@link EntryCursor#lsn()}. Requires: the caller holds a reference until it closes the cursor.
+     */
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen) {
+        checkLive();
+        int last = dataPages.length - 1;
+        if (last < 0) {
+            return new MemorySSTableCursor(this, -1, 0, true);
+        }
+        if (toExclusive == null) {
+            return new MemorySSTableCursor(this, last, entryCount(dataPages[last]), true);
+        }
+        int page = pageOf(toExclusive, toLen);
+        int slot = lowerBound(dataPages[page], toExclusive, toLen);
+        return new MemorySSTableCursor(this, page, slot, true);
     }
 
     /** Takes a reference. @throws IllegalStateException if the table was already released */

@@ -6,6 +6,7 @@ import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -120,6 +121,24 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         return new MemoryComponentCursor(start, snapshotLsn);
     }
 
+    @Override
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn) {
+        return new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+            /** The first search's path: per level, the last node below its bound (HEAD if none). */
+            private final long[] fingers = new long[MAX_HEIGHT];
+
+            @Override
+            long lastBelow(byte[] key, int keyLength) {
+                return SkipListMemoryComponent.this.lastBelow(key, keyLength, fingers);
+            }
+
+            @Override
+            long seek(byte[] key, int keyLength, long lsn) {
+                return seekFrom(fingers, key, keyLength, lsn);
+            }
+        };
+    }
+
     /** What a flush writes: every key's newest version, tombstones included, from the first key. */
     @Override
     public EntryCursor flushCursor() {
@@ -143,6 +162,51 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         long x = HEAD;
         long next = NIL;
         for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            next = next(x, level);
+            while (next != NIL && before(next, key, keyLen, lsn)) {
+                x = next;
+                next = next(x, level);
+            }
+        }
+        return next;
+    }
+
+    /**
+     * The last node whose key is below {@code key} (the last node if null), NIL if none: a reverse
+     * step. Records in {@code fingers[level]} the last node below {@code key} at each level (HEAD if
+     * none, and for levels above the current height), for {@link #seekFrom}.
+     */
+    long lastBelow(byte[] key, int keyLen, long[] fingers) {
+        long x = HEAD;
+        int top = maxHeight.get();
+        Arrays.fill(fingers, top, MAX_HEIGHT, HEAD);
+        for (int level = top - 1; level >= 0; level--) {
+            long next = next(x, level);
+            while (next != NIL && (key == null || SkipListNodes.compareKey(next, key, keyLen) < 0)) {
+                x = next;
+                next = next(x, level);
+            }
+            fingers[level] = x;
+        }
+        return x == HEAD ? NIL : x;
+    }
+
+    /**
+     * {@link #seek}, started from the path {@link #lastBelow} recorded for a bound above {@code key}
+     * (the reverse step's second search, for the key of the node that call returned): at each level
+     * the search continues from the recorded node when its key is below {@code key}. Any node before
+     * {@code (key, lsn)} is a correct place to continue a level's search from (nodes are never
+     * unlinked), and the recorded one is usually just before the answer (without concurrent inserts
+     * only versions of {@code key} lie between them), so this skips the descent from the head.
+     */
+    long seekFrom(long[] fingers, byte[] key, int keyLen, long lsn) {
+        long x = HEAD;
+        long next = NIL;
+        for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            long f = fingers[level];
+            if (f != HEAD && SkipListNodes.compareKey(f, key, keyLen) < 0) {
+                x = f;
+            }
             next = next(x, level);
             while (next != NIL && before(next, key, keyLen, lsn)) {
                 x = next;

@@ -1,6 +1,5 @@
 package dev.breakwater.lsm.memory;
 
-import dev.breakwater.lsm.BufferedEntryCursor;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
@@ -160,6 +159,40 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
             lock.unlockRead(stamp);
         }
         return new IndexRecordCursor(n);
+    }
+
+    /**
+     * Each step takes the read lock and binary-searches the sorted index twice (see
+     * {@link ReverseNodeCursor}), so a sort between steps needs no re-seek: records never move, only
+     * their slots do, and the cursor keeps no slot.
+     */
+    @Override
+    public EntryCursor reverseCursor(byte[] toExclusive, int toLen, long snapshotLsn) {
+        long stamp = sortedReadLock(); // everything visible at the snapshot is in the sorted region from here on
+        lock.unlockRead(stamp);
+        return new ReverseNodeCursor(toExclusive, toLen, snapshotLsn) {
+            @Override
+            public boolean next() {
+                long s = lock.readLock();
+                try {
+                    return super.next();
+                } finally {
+                    lock.unlockRead(s);
+                }
+            }
+
+            @Override
+            long lastBelow(byte[] key, int keyLength) {
+                int i = key == null ? sortedCount : lowerBound(key, keyLength, Long.MAX_VALUE);
+                return i == 0 ? SkipListNodeDescriptor.NIL : slot(i - 1);
+            }
+
+            @Override
+            long seek(byte[] key, int keyLength, long lsn) {
+                int i = lowerBound(key, keyLength, lsn);
+                return i == sortedCount ? SkipListNodeDescriptor.NIL : slot(i);
+            }
+        };
     }
 
     @Override
@@ -465,7 +498,7 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
      * examine as of sort generation {@code generation}; every slot before it holds a key at or before
      * the current one. Thread safety: one thread.
      */
-    private final class VectorCursor extends BufferedEntryCursor {
+    private final class VectorCursor extends NodeEntryCursor {
 
         private final byte[] from;
         private final long snapshotLsn;
@@ -503,15 +536,7 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
                     if (SkipListNodes.lsn(r) > snapshotLsn || (hasCurrent && SkipListNodes.compareKey(r, key, keyLength) == 0)) {
                         continue;
                     }
-                    keyLength = SkipListNodes.keyLength(r);
-                    keyBuffer(keyLength);
-                    long keyAddress = SkipListNodes.keyAddress(r);
-                    OffHeapKeys.copyOut(keyAddress, key, keyLength);
-                    tombstone = SkipListNodes.isTombstone(r);
-                    valueLength = SkipListNodes.valueLength(r);
-                    valueBuffer(valueLength);
-                    OffHeapKeys.copyOut(keyAddress + keyLength, value, valueLength);
-                    lsn = SkipListNodes.lsn(r);
+                    copyNode(r);
                     hasCurrent = true;
                     return true;
                 }

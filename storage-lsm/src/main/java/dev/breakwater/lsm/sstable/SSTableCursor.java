@@ -7,13 +7,15 @@ import java.util.Arrays;
 
 /**
  * Walks an SSTable's leaves in order (they are the contiguous pages {@code [leafFirst, leafEnd)}),
- * or a single leaf of it.
+ * or backward (the previous leaf is simply the previous page, so the index is only searched once,
+ * to find the starting leaf), or a single leaf of it.
  * Each leaf is pinned just long enough to copy (or decompress) its body into this cursor's buffer,
  * so the cursor holds no pin between calls; the current entry is then copied into reused key and
  * value arrays.
  *
- * <p>Invariants: (1) {@code position} is the index in the current leaf of the entry the next call
- * to {@link #next} returns; (2) once {@code done}, it stays done.
+ * <p>Invariants: (1) forward, {@code position} is the index in the current leaf of the entry the
+ * next call to {@link #next} returns; backward, the entry at {@code position - 1} is (or, at 0, the
+ * last entry of the nearest earlier non-empty leaf); (2) once {@code done}, it stays done.
  *
  * <p>Thread safety: one thread uses a cursor.
  */
@@ -24,6 +26,7 @@ final class SSTableCursor extends BufferedEntryCursor {
     private final ReadScratch scratch = new ReadScratch();
     /** The leaf after the last one this cursor walks. */
     private final int leafEnd;
+    private final boolean descending;
     private int leafNo;
     private int position;
     private int count;
@@ -33,6 +36,7 @@ final class SSTableCursor extends BufferedEntryCursor {
         this.reader = reader;
         this.purpose = purpose;
         this.leafEnd = reader.leafEnd();
+        this.descending = false;
         this.lsn = reader.metadata().maxLsn();
         byte[] last = reader.lastKeyNoCopy();
         if (from == null) {
@@ -46,11 +50,34 @@ final class SSTableCursor extends BufferedEntryCursor {
         }
     }
 
+    /**
+     * A backward cursor over the entries with keys below {@code toExclusive[0, toLen)} (all if null),
+     * in descending key order; {@code reverse} only tells this constructor apart.
+     */
+    SSTableCursor(SSTableReader reader, byte[] toExclusive, int toLen, IoPurpose purpose, boolean reverse) throws IOException {
+        this.reader = reader;
+        this.purpose = purpose;
+        this.leafEnd = reader.leafEnd();
+        this.descending = true;
+        this.lsn = reader.metadata().maxLsn();
+        byte[] first = reader.firstKeyNoCopy();
+        if (toExclusive == null) {
+            load(leafEnd - 1);
+            position = count;
+        } else if (Arrays.compareUnsigned(toExclusive, 0, toLen, first, 0, first.length) <= 0) {
+            done = true;
+        } else {
+            load(reader.findLeaf(toExclusive, toLen, purpose, scratch.page));
+            position = scratch.leaf.lowerBound(toExclusive, toLen);
+        }
+    }
+
     /** A cursor over the entries of leaf page {@code leaf} only. */
     SSTableCursor(SSTableReader reader, int leaf, IoPurpose purpose) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
         this.leafEnd = leaf + 1;
+        this.descending = false;
         this.lsn = reader.metadata().maxLsn();
         load(leaf);
         position = 0;
@@ -66,16 +93,13 @@ final class SSTableCursor extends BufferedEntryCursor {
         if (done) {
             return false;
         }
-        while (position >= count) {
-            if (leafNo + 1 >= leafEnd) {
-                done = true;
-                return false;
-            }
-            load(leafNo + 1);
-            position = 0;
+        int index = descending ? previousIndex() : nextIndex();
+        if (index < 0) {
+            done = true;
+            return false;
         }
         LeafView leaf = scratch.leaf;
-        int entry = leaf.entry(position++);
+        int entry = leaf.entry(index);
         keyLength = leaf.keyLength(entry);
         keyBuffer(keyLength);
         leaf.copy(LeafPageDescriptor.keyOffset(entry), key, keyLength);
@@ -84,6 +108,30 @@ final class SSTableCursor extends BufferedEntryCursor {
         valueBuffer(valueLength);
         leaf.copy(LeafPageDescriptor.valueOffset(entry, keyLength), value, valueLength);
         return true;
+    }
+
+    /** The index in the current leaf of the next entry forward, loading later leaves; -1 at the end. */
+    private int nextIndex() throws IOException {
+        while (position >= count) {
+            if (leafNo + 1 >= leafEnd) {
+                return -1;
+            }
+            load(leafNo + 1);
+            position = 0;
+        }
+        return position++;
+    }
+
+    /** The index in the current leaf of the next entry backward, loading earlier leaves; -1 at the start. */
+    private int previousIndex() throws IOException {
+        while (position <= 0) {
+            if (leafNo <= reader.leafFirst()) {
+                return -1;
+            }
+            load(leafNo - 1);
+            position = count;
+        }
+        return --position;
     }
 
     @Override

@@ -37,7 +37,7 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * open, so page numbers derived from it are inside the file; (2) the file stays registered with the
  * cache until {@link #close}.
  *
- * <p>Thread safety: {@link #get}, {@link #mayContain}, {@link #cursor} and {@link #metadata} are
+ * <p>Thread safety: {@link #get}, {@link #mayContain}, {@link #cursor}, {@link #reverseCursor} and {@link #metadata} are
  * safe from many threads at once; each cursor is used by one thread. {@link #close} requires that
  * no other call or open cursor is in use.
  */
@@ -271,6 +271,16 @@ public final class SSTableReader implements AutoCloseable {
     }
 
     /**
+     * A cursor over the entries with keys &lt; {@code toKeyExclusive[0, toLen)}, or over all entries
+     * if it is null, in descending key order. It walks the leaves backward (they are contiguous pages,
+     * so the previous leaf is the previous page; the index is searched once, for the starting leaf),
+     * pinning one leaf at a time only inside {@link EntryCursor#next}, as {@link #cursor} does.
+     */
+    public EntryCursor reverseCursor(byte[] toKeyExclusive, int toLen, IoPurpose purpose) throws IOException {
+        return new SSTableCursor(this, toKeyExclusive, toLen, purpose, true);
+    }
+
+    /**
      * A cursor over the entries of leaf page {@code leafNo} alone, for inspection tools: checking
      * leaf by leaf names the page of any problem and goes on past a damaged leaf. Leaves are the
      * pages {@code [metadata().leafFirstPage(), leafFirstPage() + leafPageCount())}.
@@ -351,6 +361,10 @@ public final class SSTableReader implements AutoCloseable {
 
     int leafFirst() {
         return leafFirst;
+    }
+
+    byte[] firstKeyNoCopy() {
+        return firstKey;
     }
 
     byte[] lastKeyNoCopy() {

@@ -11,6 +11,7 @@ import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.cursor.MergingCursor;
+import dev.breakwater.lsm.memory.MemoryComponent;
 import dev.breakwater.lsm.memory.MemoryComponentSpec;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.PagePool;
@@ -576,28 +577,47 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * key order, all from one consistent snapshot that the cursor holds until closed.
      */
     public EntryCursor scan(byte[] from, byte[] toExclusive) throws IOException {
+        return scan(from, toExclusive, false);
+    }
+
+    /**
+     * The entries of {@link #scan} over the same range, in descending key order: a streaming cursor
+     * (every source walks backward; nothing of the range is materialised), from one consistent
+     * snapshot held until closed, with the same newest-version-wins and tombstone rules.
+     */
+    public EntryCursor reverseScan(byte[] from, byte[] toExclusive) throws IOException {
+        return scan(from, toExclusive, true);
+    }
+
+    private EntryCursor scan(byte[] from, byte[] toExclusive, boolean descending) throws IOException {
         long[] snap = new long[1];
         SuperVersion s = acquire(snap);
         List<EntryCursor> sources = new ArrayList<>();
         try {
-            int fromLen = from == null ? 0 : from.length;
-            sources.add(s.active.component.cursor(from, fromLen, snap[0]));
+            byte[] start = descending ? toExclusive : from;
+            int startLen = start == null ? 0 : start.length;
+            sources.add(memoryCursor(s.active.component, start, startLen, snap[0], descending));
             for (MemoryTable t : s.immutables) {
-                sources.add(t.component.cursor(from, fromLen, snap[0]));
+                sources.add(memoryCursor(t.component, start, startLen, snap[0], descending));
             }
             for (MemorySSTable t : s.memory.all()) {
-                if (from == null || Arrays.compareUnsigned(t.largestKey(), from) >= 0) {
-                    sources.add(t.cursor(from, fromLen));
+                if (descending) {
+                    if (start == null || Arrays.compareUnsigned(t.smallestKey(), start) < 0) {
+                        sources.add(t.reverseCursor(start, startLen));
+                    }
+                } else if (start == null || Arrays.compareUnsigned(t.largestKey(), start) >= 0) {
+                    sources.add(t.cursor(start, startLen));
                 }
             }
             for (List<Run> level : s.version.levels()) {
                 for (Run run : level) {
                     if (!run.isEmpty()) {
-                        sources.add(new RunCursor(versions, run, from, IoPurpose.QUERY));
+                        sources.add(descending ? RunCursor.descending(versions, run, start, IoPurpose.QUERY)
+                                : new RunCursor(versions, run, start, IoPurpose.QUERY));
                     }
                 }
             }
-            return new TreeCursor(new MergingCursor(sources, true), toExclusive, s);
+            return new TreeCursor(new MergingCursor(sources, true, descending), descending ? from : toExclusive, descending, s);
         } catch (RuntimeException e) {
             for (EntryCursor c : sources) {
                 c.close();
@@ -605,6 +625,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             s.unref();
             throw e;
         }
+    }
+
+    private static EntryCursor memoryCursor(MemoryComponent c, byte[] start, int startLen, long snapshot, boolean descending) {
+        return descending ? c.reverseCursor(start, startLen, snapshot) : c.cursor(start, startLen, snapshot);
     }
 
     // ---------------------------------------------------------------- control

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * A cursor over one run: its tables in key order, each opened only when the previous one is done,
- * so a short scan touches only the tables it needs. Starts at the first key {@code >= from}.
+ * so a short scan touches only the tables it needs. Starts at the first key {@code >= from}; a
+ * descending cursor walks the tables last to first from the last key {@code < toExclusive}.
  *
  * <p>Thread safety: none; one thread. The caller keeps the version holding the run referenced.
  */
@@ -18,21 +19,46 @@ final class RunCursor implements EntryCursor {
 
     private final VersionSet versions;
     private final List<TableMeta> tables;
-    private final byte[] from;
+    /** The start key (forward, inclusive) or the end key (descending, exclusive); null for none. */
+    private final byte[] bound;
     private final IoPurpose purpose;
+    private final boolean descending;
+    /** The next table to open; past either end of {@code tables} when none is left. */
     private int nextTable;
     private EntryCursor current;
 
     RunCursor(VersionSet versions, Run run, byte[] from, IoPurpose purpose) {
         this.versions = versions;
         this.tables = run.tables();
-        this.from = from;
+        this.bound = from;
         this.purpose = purpose;
+        this.descending = false;
         // Skip tables that end before the start key.
         int i = 0;
         if (from != null) {
             while (i < tables.size() && Arrays.compareUnsigned(tables.get(i).largest(), from) < 0) {
                 i++;
+            }
+        }
+        this.nextTable = i;
+    }
+
+    /** A descending cursor over the run's keys below {@code toExclusive} (all if null). */
+    static RunCursor descending(VersionSet versions, Run run, byte[] toExclusive, IoPurpose purpose) {
+        return new RunCursor(versions, run, toExclusive, purpose, true);
+    }
+
+    private RunCursor(VersionSet versions, Run run, byte[] toExclusive, IoPurpose purpose, boolean descending) {
+        this.versions = versions;
+        this.tables = run.tables();
+        this.bound = toExclusive;
+        this.purpose = purpose;
+        this.descending = descending;
+        // Skip tables that start at or after the bound.
+        int i = tables.size() - 1;
+        if (toExclusive != null) {
+            while (i >= 0 && Arrays.compareUnsigned(tables.get(i).smallest(), toExclusive) >= 0) {
+                i--;
             }
         }
         this.nextTable = i;
@@ -48,12 +74,18 @@ final class RunCursor implements EntryCursor {
                 current.close();
                 current = null;
             }
-            if (nextTable >= tables.size()) {
+            if (nextTable < 0 || nextTable >= tables.size()) {
                 return false;
             }
-            TableMeta t = tables.get(nextTable++);
-            current = from == null ? versions.reader(t.fileNumber()).cursor(null, 0, purpose)
-                    : versions.reader(t.fileNumber()).cursor(from, from.length, purpose);
+            TableMeta t = tables.get(nextTable);
+            int boundLength = bound == null ? 0 : bound.length;
+            if (descending) {
+                nextTable--;
+                current = versions.reader(t.fileNumber()).reverseCursor(bound, boundLength, purpose);
+            } else {
+                nextTable++;
+                current = versions.reader(t.fileNumber()).cursor(bound, boundLength, purpose);
+            }
         }
     }
 
@@ -93,6 +125,6 @@ final class RunCursor implements EntryCursor {
             current.close();
             current = null;
         }
-        nextTable = tables.size();
+        nextTable = -1;
     }
 }

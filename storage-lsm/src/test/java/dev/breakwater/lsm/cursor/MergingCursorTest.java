@@ -13,7 +13,10 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Random sources, newest first, against a model that applies them oldest to newest. */
+/**
+ * Random sources, newest first, against a model that applies them oldest to newest; ascending, and
+ * descending over the sources' descending maps against the model's descending map.
+ */
 class MergingCursorTest {
 
     @Test
@@ -31,7 +34,9 @@ class MergingCursorTest {
                 }
                 maps.add(m);
             }
-            for (boolean hide : new boolean[] {true, false}) {
+            for (int variant = 0; variant < 4; variant++) {
+                boolean hide = (variant & 1) == 0;
+                boolean descending = variant >= 2;
                 TreeMap<byte[], byte[]> model = ListCursor.map();
                 for (int s = k - 1; s >= 0; s--) {
                     model.putAll(maps.get(s)); // newer sources (lower index) overwrite
@@ -41,11 +46,11 @@ class MergingCursorTest {
                 }
                 List<ListCursor> sources = new ArrayList<>();
                 for (int s = 0; s < k; s++) {
-                    sources.add(new ListCursor(maps.get(s), s));
+                    sources.add(new ListCursor(descending ? maps.get(s).descendingMap() : maps.get(s), s));
                 }
-                List<Map.Entry<byte[], byte[]>> expected = new ArrayList<>(model.entrySet());
+                List<Map.Entry<byte[], byte[]>> expected = new ArrayList<>((descending ? model.descendingMap() : model).entrySet());
                 int i = 0;
-                try (MergingCursor c = new MergingCursor(sources, hide)) {
+                try (MergingCursor c = new MergingCursor(sources, hide, descending)) {
                     while (c.next()) {
                         Map.Entry<byte[], byte[]> e = expected.get(i++);
                         assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()));

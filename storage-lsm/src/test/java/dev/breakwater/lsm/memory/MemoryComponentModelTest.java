@@ -77,12 +77,13 @@ class MemoryComponentModelTest {
                             assertArrayEquals(expected.value(), out.toArray(), where);
                         }
                     } else {
-                        byte[] from = random.nextInt(5) == 0 ? null : randomKey(random);
+                        byte[] bound = random.nextInt(5) == 0 ? null : randomKey(random);
                         long snapshot = randomSnapshot(random, lsn);
-                        checkScan(c, model, from, snapshot, random.nextInt(60), where);
+                        checkScan(c, model, bound, random.nextBoolean(), snapshot, random.nextInt(60), where);
                     }
                 }
-                checkScan(c, model, null, Long.MAX_VALUE, Integer.MAX_VALUE, "final flush cursor, seed " + seed);
+                checkScan(c, model, null, false, Long.MAX_VALUE, Integer.MAX_VALUE, "final flush cursor, seed " + seed);
+                checkScan(c, model, null, true, Long.MAX_VALUE, Integer.MAX_VALUE, "final reverse cursor, seed " + seed);
                 long versions = model.values().stream().mapToLong(Map::size).sum();
                 assertEquals(versions, c.entryCount());
                 assertEquals(payload, c.payloadBytes());
@@ -95,10 +96,18 @@ class MemoryComponentModelTest {
         assertEquals(reservedBefore, OffHeapMemory.reservedBytes());
     }
 
+    /**
+     * A forward cursor from {@code bound} (inclusive) or a reverse cursor below it (exclusive), null
+     * for no bound, against the model's versions visible at {@code snapshot}, for {@code limit} keys.
+     */
     private static void checkScan(MemoryComponent c, NavigableMap<byte[], NavigableMap<Long, Version>> model,
-                                  byte[] from, long snapshot, int limit, String where) throws IOException {
-        Map<byte[], NavigableMap<Long, Version>> range = from == null ? model : model.tailMap(from, true);
-        try (EntryCursor cursor = from == null ? c.cursor(null, 0, snapshot) : c.cursor(from, from.length, snapshot)) {
+                                  byte[] bound, boolean descending, long snapshot, int limit, String where) throws IOException {
+        Map<byte[], NavigableMap<Long, Version>> range = descending
+                ? (bound == null ? model : model.headMap(bound, false)).descendingMap()
+                : bound == null ? model : model.tailMap(bound, true);
+        int boundLength = bound == null ? 0 : bound.length;
+        where = where + (descending ? " reverse" : " forward") + " scan";
+        try (EntryCursor cursor = descending ? c.reverseCursor(bound, boundLength, snapshot) : c.cursor(bound, boundLength, snapshot)) {
             int seen = 0;
             for (Map.Entry<byte[], NavigableMap<Long, Version>> e : range.entrySet()) {
                 if (seen == limit) {

@@ -136,6 +136,7 @@ class SSTableRoundTripTest {
             }
             byte[] beyond = Arrays.copyOf(m.lastKey(), m.lastKey().length + 1);
             checkCursor(r, m, beyond);
+            checkCursor(r, m, m.firstKey());
             assertEquals(0, cache.snapshot().pinnedFrames(), "pins leaked");
             return r.metadata();
         }
@@ -168,9 +169,16 @@ class SSTableRoundTripTest {
         }
     }
 
-    private static void checkCursor(SSTableReader r, TreeMap<byte[], Entry> m, byte[] from) throws IOException {
-        NavigableMap<byte[], Entry> expected = from == null ? m : m.tailMap(from, true);
-        try (EntryCursor c = r.cursor(from, from == null ? 0 : from.length, IoPurpose.QUERY)) {
+    /** A forward cursor from {@code bound} (inclusive) and a reverse cursor below it (exclusive; it walks leaves backward). */
+    private static void checkCursor(SSTableReader r, TreeMap<byte[], Entry> m, byte[] bound) throws IOException {
+        checkCursor(r, bound == null ? m : m.tailMap(bound, true), bound, false);
+        checkCursor(r, (bound == null ? m : m.headMap(bound, false)).descendingMap(), bound, true);
+    }
+
+    private static void checkCursor(SSTableReader r, NavigableMap<byte[], Entry> expected, byte[] bound, boolean descending)
+            throws IOException {
+        int boundLength = bound == null ? 0 : bound.length;
+        try (EntryCursor c = descending ? r.reverseCursor(bound, boundLength, IoPurpose.QUERY) : r.cursor(bound, boundLength, IoPurpose.QUERY)) {
             for (Map.Entry<byte[], Entry> e : expected.entrySet()) {
                 assertTrue(c.next(), "cursor ended early");
                 assertArrayEquals(e.getKey(), Arrays.copyOf(c.key(), c.keyLength()));

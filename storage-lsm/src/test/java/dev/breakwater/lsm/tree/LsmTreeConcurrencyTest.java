@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Writers, readers and background flushes and merges at once. Each writer walks its own keys in
  * order, writing a growing version number into each key several times; a snapshot is consistent
  * iff, per writer, it reflects a prefix of that writer's writes: versions never increase along the
- * writer's key order except across its one current position. Finally, no update is lost.
+ * writer's key order except across its one current position. One scanner reads forward, the other
+ * backward (reverse scans pin the same snapshot). Finally, no update is lost.
  */
 class LsmTreeConcurrencyTest {
 
@@ -69,10 +70,11 @@ class LsmTreeConcurrencyTest {
                 }, "writer-" + w));
             }
             for (int r = 0; r < 2; r++) {
+                boolean descending = r == 1;
                 threads.add(new Thread(() -> {
                     try {
                         while (!done.get()) {
-                            checkSnapshot(tree);
+                            checkSnapshot(tree, descending);
                             scansChecked.incrementAndGet();
                         }
                     } catch (Throwable e) {
@@ -114,12 +116,18 @@ class LsmTreeConcurrencyTest {
      * Per writer: the versions seen along its key order must be some {@code v+1} for a prefix and
      * {@code v} after it (or all equal), with no key missing once the first round passed it.
      */
-    private static void checkSnapshot(LsmTree tree) throws Exception {
+    private static void checkSnapshot(LsmTree tree, boolean descending) throws Exception {
         int[][] seen = new int[WRITERS][KEYS];
-        try (EntryCursor c = tree.scan(null, null)) {
+        long previous = descending ? Long.MAX_VALUE : -1;
+        try (EntryCursor c = descending ? tree.reverseScan(null, null) : tree.scan(null, null)) {
             while (c.next()) {
-                ByteBuffer k = ByteBuffer.wrap(c.key(), 0, c.keyLength());
-                seen[k.getInt()][k.getInt()] = ByteBuffer.wrap(c.value()).getInt();
+                long k = ByteBuffer.wrap(c.key(), 0, c.keyLength()).getLong();
+                if (descending ? k >= previous : k <= previous) {
+                    throw new AssertionError("keys out of order: " + Long.toHexString(k) + " after " + Long.toHexString(previous)
+                            + (descending ? " in a reverse scan" : ""));
+                }
+                previous = k;
+                seen[(int) (k >>> 32)][(int) k] = ByteBuffer.wrap(c.value()).getInt();
             }
         }
         for (int w = 0; w < WRITERS; w++) {

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The seeded, model-based random test: puts, deletes, gets, forward range scans, flushes, merges and
- * reopens interleaved, against a {@link TreeMap}. {@code -Dbreakwater.modelOps=N} runs more
+ * The seeded, model-based random test: puts, deletes, gets, forward and reverse range scans, flushes,
+ * merges and reopens interleaved, against a {@link TreeMap} (its descending map for reverse scans). {@code -Dbreakwater.modelOps=N} runs more
  * operations, {@code -Dbreakwater.seed=S} another seed.
  */
 class LsmTreeModelTest {
@@ -132,7 +132,10 @@ class LsmTreeModelTest {
                     } else if (dice < 995) {
                         scans++;
                         int hi = k + rnd.nextInt(300);
-                        TreeFixture.checkScan(tree, model, key, rnd.nextInt(10) == 0 ? null : key(hi), 60, at);
+                        byte[] to = rnd.nextInt(10) == 0 ? null : key(hi);
+                        // Every other scan runs backward over the same range (open below one time in five).
+                        boolean descending = (op & 1) == 1;
+                        TreeFixture.checkScan(tree, model, descending && op % 5 == 0 ? null : key, to, descending, 60, at);
                     } else if (dice < 998) {
                         if (rnd.nextDouble() < mode.explicitFlushShare()) {
                             tree.flush();
@@ -152,6 +155,7 @@ class LsmTreeModelTest {
                 tree.flush();
                 tree.awaitMerges();
                 assertEquals(TreeFixture.describeDifference(model, TreeFixture.contents(tree)), "equal");
+                TreeFixture.checkScan(tree, model, null, null, true, Integer.MAX_VALUE, " after the final flush");
                 TreeStatisticsSnapshot s = tree.statistics();
                 flushes += s.flushes();
                 merges += s.merges();

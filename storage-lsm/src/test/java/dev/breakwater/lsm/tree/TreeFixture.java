@@ -105,9 +105,24 @@ final class TreeFixture implements AutoCloseable {
      * end) against the model, and that the scan ends with the model if the model has fewer.
      */
     static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, int limit, String at) throws IOException {
-        NavigableMap<byte[], byte[]> expected = to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+        checkScan(tree, model, from, to, false, limit, at);
+    }
+
+    /**
+     * As {@link #checkScan(LsmTree, TreeMap, byte[], byte[], int, String)}, ascending or (with
+     * {@code descending}) through {@link LsmTree#reverseScan} against the model's descending map; a
+     * null bound is open.
+     */
+    static void checkScan(LsmTree tree, TreeMap<byte[], byte[]> model, byte[] from, byte[] to, boolean descending, int limit,
+                          String at) throws IOException {
+        NavigableMap<byte[], byte[]> expected = from == null ? (to == null ? model : model.headMap(to, false))
+                : to == null ? model.tailMap(from, true) : model.subMap(from, true, to, false);
+        if (descending) {
+            expected = expected.descendingMap();
+            at = " (reverse scan)" + at;
+        }
         int left = limit;
-        try (EntryCursor c = tree.scan(from, to)) {
+        try (EntryCursor c = descending ? tree.reverseScan(from, to) : tree.scan(from, to)) {
             for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
                 if (left-- == 0) {
                     return;
