@@ -27,7 +27,9 @@ import picocli.CommandLine.Option;
  * client's p99 latency per operation, and bytes written per operation two ways: the delta of
  * {@code write_bytes} in {@code /proc/self/io} read just before and after the phase (process-wide:
  * every thread of this JVM counts) and the engine's own counters (Breakwater: bytes written by
- * flush, merge and log; RocksDB: flush, compaction and WAL bytes from its statistics).
+ * flush, merge and log; RocksDB: flush, compaction and WAL bytes from its statistics), and the
+ * JVM's GC time and count during the phase (read after the {@code System.gc()} that precedes each
+ * phase, so that collection is not charged to the phase).
  *
  * <p>How: for each repetition and engine (engines alternate which goes first), a fresh directory is
  * loaded with the client's load phase, then the workloads run one after another on that data
@@ -83,7 +85,19 @@ public final class SideBySide implements Callable<Integer> {
     /** One measured phase. */
     public record Row(String engine, String workload, int repetition, String phase, long operations, long millis,
                       double opsPerSecond, long procWriteBytes, long procReadBytes, long engineBytesWritten,
-                      Map<String, Double> p99Micros, List<String> nonOk, Map<String, Long> engineBreakdown) {
+                      Map<String, Double> p99Micros, List<String> nonOk, Map<String, Long> engineBreakdown,
+                      long gcMillis, long gcCount) {
+    }
+
+    /** Total collection time (ms) and count of every collector of this JVM so far. */
+    static long[] gcTotals() {
+        long ms = 0;
+        long n = 0;
+        for (var b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, b.getCollectionTime());
+            n += Math.max(0, b.getCollectionCount());
+        }
+        return new long[] {ms, n};
     }
 
     public static void main(String[] args) {
@@ -149,8 +163,10 @@ public final class SideBySide implements Callable<Integer> {
         Row r = phase(engine, "load", data, total, write, rep, false);
         rows.add(r);
         writeJson();
-        err.printf("%s load rep %d: %,.0f ops/s, %,.0f B written/op (/proc), %,.0f B/op (engine)%s%n  %s%n", engine, rep,
+        err.printf("%s load rep %d: %,.0f ops/s, %,.0f B written/op (/proc), %,.0f B/op (engine), GC %d ms in %d collections "
+                + "(%.2f%% of the phase)%s%n  %s%n", engine, rep,
                 r.opsPerSecond(), (double) r.procWriteBytes() / r.operations(), (double) r.engineBytesWritten() / r.operations(),
+                r.gcMillis(), r.gcCount(), 100.0 * r.gcMillis() / r.millis(),
                 r.nonOk().isEmpty() ? "" : " non-OK: " + r.nonOk(), r.engineBreakdown());
     }
 
@@ -195,9 +211,12 @@ public final class SideBySide implements Callable<Integer> {
             throws Exception {
         Properties p = properties(engine, workload, data, total, write);
         System.gc();
+        // Read after the System.gc() above, so the phase's GC figures hold only collections during the phase.
+        long[] gcBefore = gcTotals();
         ProcIo before = ProcIo.now();
         YcsbPhase.Result r = YcsbPhase.run(p, transactions, transactions ? maxSeconds : 0, quiet ? null : err);
         ProcIo io = ProcIo.now().minus(before);
+        long[] gcAfter = gcTotals();
         long engineBytes = engine.equals("breakwater")
                 ? BreakwaterDB.lastPhase().totalBytesWritten()
                 : RocksDbDB.lastPhase().totalBytesWritten();
@@ -212,7 +231,8 @@ public final class SideBySide implements Callable<Integer> {
             }
         }
         return new Row(engine, workload, rep, transactions ? "run" : "load", r.operations(), r.millis(), r.opsPerSecond(),
-                io.writeBytes(), io.readBytes(), engineBytes, p99, r.nonOkReturns(), breakdown);
+                io.writeBytes(), io.readBytes(), engineBytes, p99, r.nonOkReturns(), breakdown,
+                gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1]);
     }
 
     // ------------------------------------------------------------------------------------ table
