@@ -33,9 +33,9 @@ final class OrderStatus {
         Tuple cu = in.last() != null ? Rows.customerByLastName(tx, t, in.w(), in.d(), in.last())
                 : tx.get(t.customer(), Key.of(in.w(), in.d(), in.c()));
         int cid = cu.getInt(C_ID);
-        Tuple last = null;
-        try (Cursor<Tuple> c = tx.scan(t.order(), ORDER_BY_CUSTOMER, KeyRange.prefix(Key.of(in.w(), in.d(), cid)))) {
-            while (c.hasNext()) {
+        Tuple last = null; // the customer's latest order: the first of its orders by o_id, descending
+        try (Cursor<Tuple> c = tx.reverseScan(t.order(), ORDER_BY_CUSTOMER, KeyRange.prefix(Key.of(in.w(), in.d(), cid)))) {
+            if (c.hasNext()) {
                 last = c.next();
             }
         }

@@ -135,6 +135,41 @@ class TpccTest {
         assertTrue(r.get("measuredSeconds").asDouble() < 300, "ended before the duration: " + r.get("measuredSeconds"));
         assertEquals(true, r.get("engineConfig").get("tuner-flush-cause-scaling").asBoolean());
         assertEquals(2000, r.get("engineConfig").get("tuner-period").asLong());
+        orderStatusShowsEachCustomersLatestOrder(data);
+    }
+
+    /** Order-Status (a reverse index scan) against the last order a forward scan finds, for customers with several. */
+    private static void orderStatusShowsEachCustomersLatestOrder(Path data) {
+        int checked = 0;
+        try (StorageEngine engine = StorageEngine.open(data, config())) {
+            Tables t = Tables.open(engine);
+            for (int d = 1; d <= Schema.DISTRICTS; d++) {
+                for (int c = 1; c <= 3000; c++) {
+                    try (dev.breakwater.txn.Transaction tx = engine.begin()) {
+                        Tuple last = null;
+                        int orders = 0;
+                        try (Cursor<Tuple> o = tx.scan(t.order(), Schema.ORDER_BY_CUSTOMER,
+                                KeyRange.prefix(dev.breakwater.txn.Key.of(1, d, c)))) {
+                            while (o.hasNext()) {
+                                last = o.next();
+                                orders++;
+                            }
+                        }
+                        if (orders < 2) {
+                            continue;
+                        }
+                        int lines = 0;
+                        for (int n = 1; n <= last.getInt(Schema.O_OL_CNT); n++) {
+                            lines += tx.get(t.orderLine(), dev.breakwater.txn.Key.of(1, d, last.getInt(Schema.O_ID), n)) != null ? 1 : 0;
+                        }
+                        assertEquals(lines, OrderStatus.execute(t, tx, new OrderStatus.Input(1, d, c, null)),
+                                "order lines of customer " + d + "/" + c + "'s latest order " + last.getInt(Schema.O_ID));
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 10, "customers with more than one order after the run: " + checked);
     }
 
     @Test
