@@ -47,6 +47,52 @@ final class RecordCodec {
         }
     }
 
+    /**
+     * {@code encode(t).length}, without encoding: what the write path checks against the record size
+     * limit before it encodes the record once (no array, no UTF-8 copy per string).
+     */
+    int encodedSize(Tuple t) {
+        int n = fields.size();
+        int size = 2 + (n + 7) / 8;
+        for (int i = 0; i < n; i++) {
+            Object v = t.raw(i);
+            if (v == null) {
+                continue;
+            }
+            switch (fields.get(i).type()) {
+                case INT32 -> size += 4;
+                case INT64, FLOAT64 -> size += 8;
+                case STRING -> size += 4 + utf8Length((String) v);
+                case BYTES -> size += 4 + ((byte[]) v).length;
+            }
+        }
+        return size;
+    }
+
+    /**
+     * Bytes {@code s.getBytes(UTF_8)} makes: 1, 2 or 3 per char, 4 per surrogate pair, and 1 for an
+     * unpaired surrogate (which the encoder replaces with '?').
+     */
+    static int utf8Length(String s) {
+        int len = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                len += 1;
+            } else if (c < 0x800) {
+                len += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                len += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                len += 1;
+            } else {
+                len += 3;
+            }
+        }
+        return len;
+    }
+
     byte[] encode(Tuple t) {
         int n = fields.size();
         int bitmap = (n + 7) / 8;

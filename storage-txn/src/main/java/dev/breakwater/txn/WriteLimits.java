@@ -65,7 +65,7 @@ final class WriteLimits {
      */
     void checkWrite(DatasetState ds, byte[] pk, Tuple record) {
         checkKey(ds, DatasetSpec.PRIMARY, ds.spec.primaryKey(), pk.length);
-        int size = ds.records.encode(record).length + pk.length;
+        int size = ds.records.encodedSize(record) + pk.length;
         if (size > maxRecordBytes) {
             throw new RecordTooLargeException("record of " + size + " bytes (key and value) for dataset " + ds.spec.name()
                     + " exceeds the limit of " + maxRecordBytes + " bytes for " + ConfigOptions.PAGE_SIZE.name() + " " + pageSize);
