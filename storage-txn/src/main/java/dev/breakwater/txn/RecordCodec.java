@@ -96,24 +96,7 @@ final class RecordCodec {
     byte[] encode(Tuple t) {
         int n = fields.size();
         int bitmap = (n + 7) / 8;
-        int size = 2 + bitmap;
-        byte[][] utf8 = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Object v = t.raw(i);
-            if (v == null) {
-                continue;
-            }
-            switch (fields.get(i).type()) {
-                case INT32 -> size += 4;
-                case INT64, FLOAT64 -> size += 8;
-                case STRING -> {
-                    utf8[i] = ((String) v).getBytes(StandardCharsets.UTF_8);
-                    size += 4 + utf8[i].length;
-                }
-                case BYTES -> size += 4 + ((byte[]) v).length;
-            }
-        }
-        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(encodedSize(t)).order(ByteOrder.LITTLE_ENDIAN);
         b.putShort((short) n);
         byte[] nulls = new byte[bitmap];
         for (int i = 0; i < n; i++) {
@@ -131,9 +114,16 @@ final class RecordCodec {
                 case INT32 -> b.putInt((Integer) v);
                 case INT64 -> b.putLong((Long) v);
                 case FLOAT64 -> b.putLong(Double.doubleToRawLongBits((Double) v));
-                case STRING -> b.putInt(utf8[i].length).put(utf8[i]);
+                case STRING -> {
+                    byte[] utf8 = ((String) v).getBytes(StandardCharsets.UTF_8);
+                    b.putInt(utf8.length).put(utf8);
+                }
                 case BYTES -> b.putInt(((byte[]) v).length).put((byte[]) v);
             }
+        }
+        if (b.hasRemaining()) { // encodedSize and this loop must agree byte for byte (RecordCodecTest)
+            throw new IllegalStateException("record of dataset " + spec.name() + " encoded to " + b.position()
+                    + " bytes, sized at " + b.capacity());
         }
         return b.array();
     }

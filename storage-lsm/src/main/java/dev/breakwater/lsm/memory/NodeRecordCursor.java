@@ -8,17 +8,13 @@ import static dev.breakwater.lsm.memory.SkipListNodeDescriptor.NIL;
  * cursor yields the first node of each key and skips the rest by comparing each node's key with the
  * one it yielded last, in place.
  *
- * <p>Invariant: {@code node} is the next node to examine; {@code current} the last node yielded
- * ({@link SkipListNodeDescriptor#NIL} before the first).
+ * <p>Invariant: {@code node} is the next node to examine.
  *
  * <p>Thread safety: one thread; the chain must not change (the component is sealed).
  */
-final class NodeRecordCursor implements RecordCursor {
+final class NodeRecordCursor extends NodeRecordAccessors {
 
     private long node;
-    private long current = NIL;
-    private long currentKey;
-    private int currentKeyLength;
 
     /** @param first the first node of the chain, or {@link SkipListNodeDescriptor#NIL} */
     NodeRecordCursor(long first) {
@@ -28,51 +24,15 @@ final class NodeRecordCursor implements RecordCursor {
     @Override
     public boolean next() {
         long n = node;
-        if (current != NIL) {
-            while (n != NIL && OffHeapKeys.compare(SkipListNodes.keyAddress(n), SkipListNodes.keyLength(n), currentKey,
-                    currentKeyLength) == 0) {
-                n = SkipListNodes.next(n, 0);
-            }
+        while (n != NIL && sameKeyAsCurrent(n)) {
+            n = SkipListNodes.next(n, 0);
         }
         if (n == NIL) {
             node = NIL;
             return false;
         }
-        current = n;
-        currentKey = SkipListNodes.keyAddress(n);
-        currentKeyLength = SkipListNodes.keyLength(n);
         node = SkipListNodes.next(n, 0);
-        return true;
-    }
-
-    @Override
-    public long keyAddress() {
-        return currentKey;
-    }
-
-    @Override
-    public int keyLength() {
-        return currentKeyLength;
-    }
-
-    @Override
-    public long valueAddress() {
-        return currentKey + currentKeyLength;
-    }
-
-    @Override
-    public int valueLength() {
-        return SkipListNodes.valueLength(current);
-    }
-
-    @Override
-    public boolean isTombstone() {
-        return SkipListNodes.isTombstone(current);
-    }
-
-    @Override
-    public long seq() {
-        return SkipListNodes.lsn(current);
+        return moveTo(n);
     }
 
     @Override

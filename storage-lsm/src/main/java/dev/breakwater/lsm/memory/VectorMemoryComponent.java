@@ -429,13 +429,10 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
      * The records of the sorted index {@code [0, n)} of a sealed component, newest version per key.
      * Invariant: {@code pos} is the next slot to examine. Thread safety: one thread.
      */
-    private final class IndexRecordCursor implements RecordCursor {
+    private final class IndexRecordCursor extends NodeRecordAccessors {
 
         private final int n;
         private int pos;
-        private long current;
-        private long currentKey;
-        private int currentKeyLength;
 
         IndexRecordCursor(int n) {
             this.n = n;
@@ -445,46 +442,11 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
         public boolean next() {
             while (pos < n) {
                 long r = slot(pos++);
-                if (current != 0 && OffHeapKeys.compare(SkipListNodes.keyAddress(r), SkipListNodes.keyLength(r), currentKey,
-                        currentKeyLength) == 0) {
-                    continue;
+                if (!sameKeyAsCurrent(r)) {
+                    return moveTo(r);
                 }
-                current = r;
-                currentKey = SkipListNodes.keyAddress(r);
-                currentKeyLength = SkipListNodes.keyLength(r);
-                return true;
             }
             return false;
-        }
-
-        @Override
-        public long keyAddress() {
-            return currentKey;
-        }
-
-        @Override
-        public int keyLength() {
-            return currentKeyLength;
-        }
-
-        @Override
-        public long valueAddress() {
-            return currentKey + currentKeyLength;
-        }
-
-        @Override
-        public int valueLength() {
-            return SkipListNodes.valueLength(current);
-        }
-
-        @Override
-        public boolean isTombstone() {
-            return SkipListNodes.isTombstone(current);
-        }
-
-        @Override
-        public long seq() {
-            return SkipListNodes.lsn(current);
         }
 
         @Override
