@@ -1,10 +1,8 @@
 package dev.breakwater.lsm.tree;
 
-import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.MemorySSTableMeta;
 import dev.breakwater.lsm.memory.RecordCursor;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,36 +19,9 @@ final class MemorySSTables {
     }
 
     /**
-     * Builds range-partitioned memory SSTables of the tree's memory-SSTable size from {@code merged}
-     * (closed here); null, with nothing leaked, if the write-memory pool runs dry.
-     */
-    static List<MemorySSTable> build(LsmTree tree, MergingCursor merged, long minLsn, long maxLsn) throws IOException {
-        List<MemorySSTable> outputs = new ArrayList<>();
-        try (merged) {
-            while (true) {
-                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
-                        tree.options.bloomBitsFor(0), minLsn, maxLsn);
-                switch (r.status()) {
-                    case BUILT -> outputs.add(r.table());
-                    case END_OF_SOURCE -> {
-                        if (r.table() != null) {
-                            outputs.add(r.table());
-                        }
-                        return outputs;
-                    }
-                    case POOL_EXHAUSTED -> {
-                        outputs.forEach(MemorySSTable::unref);
-                        return null;
-                    }
-                    default -> throw new IllegalStateException("unknown build status " + r.status());
-                }
-            }
-        }
-    }
-
-    /**
-     * As {@link #build(LsmTree, MergingCursor, long, long)}, from records read in place (seals and
-     * memory merges): one off-heap copy per record. Closes {@code merged}.
+     * Builds range-partitioned memory SSTables of the tree's memory-SSTable size from records read in
+     * place (seals and memory merges): one off-heap copy per record. Closes {@code merged}; null, with
+     * nothing leaked, if the write-memory pool runs dry.
      */
     static List<MemorySSTable> build(LsmTree tree, RecordCursor merged, long minLsn, long maxLsn) {
         List<MemorySSTable> outputs = new ArrayList<>();
