@@ -52,8 +52,9 @@ package dev.breakwater.tuner;
  * so both the bytes a pass writes and the log growth between passes are proportional to {@code x},
  * and the trim's writes per operation do not depend on {@code x} to first order. What trimming does
  * change is where the log stops letting write memory grow: log-triggered flushes fire on the
- * trimmed size on disk, so {@code flush_log_i} stays small up to a larger {@code x}, and the scale
- * factor of eq. 5, measured every cycle, carries that moved limit into {@code write'(x)}.
+ * trimmed size on disk, so {@code flush_log_i} stays small up to a larger {@code x}, and with
+ * {@code tuner-flush-cause-scaling} on, the scale factor of eq. 5, measured every cycle, carries that
+ * moved limit into {@code write'(x)}.
  *
  * <p>Empty cycles ({@code op = 0}) and a disabled simulated cache ({@code sim = 0}) are not guarded
  * here but refused by the controller ({@link MemoryTuner}), which takes no step on them.
