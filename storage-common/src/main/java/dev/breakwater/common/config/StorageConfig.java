@@ -181,7 +181,15 @@ public final class StorageConfig {
          * @throws ConfigException if the name is unknown, or the value has the wrong type or is not allowed
          */
         public Builder setText(String name, String text) {
-            return set(name, ConfigFiles.fromText(text.trim()));
+            JsonNode node = ConfigFiles.fromText(text.trim());
+            try {
+                return set(name, node);
+            } catch (ConfigException e) {
+                if (node.isTextual()) {
+                    throw e;
+                }
+                return set(name, text.trim()); // a string option whose value looks like a number or boolean
+            }
         }
 
         /** @throws ConfigException if a relation of {@link ConfigOptions#CONSTRAINTS} does not hold */

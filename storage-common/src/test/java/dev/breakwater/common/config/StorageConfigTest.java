@@ -76,6 +76,8 @@ class StorageConfigTest {
         assertEquals(48 * MIB, c.get(WRITE_MEMORY));
         assertEquals(LeafCompression.LZ4, c.get(LEAF_COMPRESSION));
         assertEquals(4, c.get(SIZE_RATIO));
+        // a string option keeps a value that reads as a number
+        assertEquals("1234", StorageConfig.defaults().toBuilder().setText("http-bind", "1234").build().get(ConfigOptions.HTTP_BIND));
         ConfigException e = assertThrows(ConfigException.class,
                 () -> StorageConfig.defaults().toBuilder().setText("tuner", "maybe"));
         assertTrue(e.getMessage().contains("'tuner'") && e.getMessage().contains("true or false"), e.getMessage());
