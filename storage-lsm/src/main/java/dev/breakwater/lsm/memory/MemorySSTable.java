@@ -134,12 +134,7 @@ public final class MemorySSTable {
                     return new BuildResult(BuildStatus.POOL_EXHAUSTED, null);
                 }
             }
-            if (builder.entryCount() == 0) {
-                builder.abandon();
-                return new BuildResult(BuildStatus.END_OF_SOURCE, null);
-            }
-            MemorySSTable table = builder.finish(minLogLsn, maxLogLsn);
-            return table == null ? new BuildResult(BuildStatus.POOL_EXHAUSTED, null) : new BuildResult(BuildStatus.BUILT, table);
+            return finishBuild(builder, minLogLsn, maxLogLsn);
         } catch (RuntimeException | IOException e) {
             builder.abandon();
             throw e;
@@ -160,16 +155,21 @@ public final class MemorySSTable {
                     return new BuildResult(BuildStatus.POOL_EXHAUSTED, null);
                 }
             }
-            if (builder.entryCount() == 0) {
-                builder.abandon();
-                return new BuildResult(BuildStatus.END_OF_SOURCE, null);
-            }
-            MemorySSTable table = builder.finish(minLogLsn, maxLogLsn);
-            return table == null ? new BuildResult(BuildStatus.POOL_EXHAUSTED, null) : new BuildResult(BuildStatus.BUILT, table);
+            return finishBuild(builder, minLogLsn, maxLogLsn);
         } catch (RuntimeException e) {
             builder.abandon();
             throw e;
         }
+    }
+
+    /** The end of a build: nothing added (the source ended), the finished table, or a pool that ran dry. */
+    private static BuildResult finishBuild(MemorySSTableBuilder builder, long minLogLsn, long maxLogLsn) {
+        if (builder.entryCount() == 0) {
+            builder.abandon();
+            return new BuildResult(BuildStatus.END_OF_SOURCE, null);
+        }
+        MemorySSTable table = builder.finish(minLogLsn, maxLogLsn);
+        return table == null ? new BuildResult(BuildStatus.POOL_EXHAUSTED, null) : new BuildResult(BuildStatus.BUILT, table);
     }
 
     /** A heap copy of the {@code length} key bytes at {@code address} (a key a {@link RecordCursor} returned). */

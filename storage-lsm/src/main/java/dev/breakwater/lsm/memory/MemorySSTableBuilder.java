@@ -88,44 +88,18 @@ public final class MemorySSTableBuilder {
     public boolean add(byte[] key, int keyLen, byte[] value, int valueLen, boolean tombstone, long seq) {
         ensureOpen();
         int valueLength = tombstone ? 0 : valueLen;
-        if ((long) keyLen + valueLength > maxRecordLength) {
-            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLength) + " bytes exceeds the limit of "
-                    + maxRecordLength + " bytes for memory SSTable pages of " + pageSize + " bytes");
-        }
+        checkRecordLength(keyLen, valueLength);
         if (lastEntry != 0 && OffHeapKeys.compare(keyAddress(lastEntry), keyLength(lastEntry), key, keyLen) >= 0) {
             throw new IllegalArgumentException("keys must be strictly increasing: " + Arrays.toString(Arrays.copyOf(key, keyLen))
                     + " does not follow the previous key");
         }
-        int length = MemorySSTableDescriptor.entryLength(keyLen, valueLength);
-        if (page == PagePool.NO_PAGE || freeBytes() < length + SLOT_LENGTH) {
-            if (!nextPage()) {
-                abandon();
-                return false;
-            }
+        long entry = beginEntry(keyLen, valueLength, tombstone, seq);
+        if (entry == 0) {
+            return false;
         }
-        dataStart -= length;
-        long entry = page + dataStart;
-        MEMORY.writeLong(entry + SEQ_OFFSET, seq);
-        MEMORY.writeInt(entry + KEY_LENGTH_OFFSET, keyLen);
-        MEMORY.writeInt(entry + VALUE_LENGTH_OFFSET, tombstone ? TOMBSTONE : valueLength);
         OffHeapKeys.copyIn(key, keyLen, entry + ENTRY_HEADER_LENGTH);
         OffHeapKeys.copyIn(value, valueLength, entry + ENTRY_HEADER_LENGTH + keyLen);
-        MEMORY.writeInt(page + MemorySSTableDescriptor.slotOffset(pageEntries), dataStart);
-        pageEntries++;
-        MEMORY.writeInt(page + ENTRY_COUNT_OFFSET, pageEntries);
-        MEMORY.writeInt(page + DATA_START_OFFSET, dataStart);
-
-        if (entries == hashes.length) {
-            hashes = Arrays.copyOf(hashes, hashes.length * 2);
-        }
-        hashes[entries++] = KeyHash.hash(key, 0, keyLen);
-        if (smallest == null) {
-            smallest = Arrays.copyOf(key, keyLen);
-        }
-        payload += keyLen + valueLength;
-        minSeq = Math.min(minSeq, seq);
-        maxSeq = Math.max(maxSeq, seq);
-        lastEntry = entry;
+        finishEntry(entry, keyLen, valueLength, seq);
         return true;
     }
 
@@ -140,27 +114,16 @@ public final class MemorySSTableBuilder {
         long keyAddr = r.keyAddress();
         boolean tombstone = r.isTombstone();
         int valueLength = tombstone ? 0 : r.valueLength();
-        if ((long) keyLen + valueLength > maxRecordLength) {
-            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLength) + " bytes exceeds the limit of "
-                    + maxRecordLength + " bytes for memory SSTable pages of " + pageSize + " bytes");
-        }
+        checkRecordLength(keyLen, valueLength);
         if (lastEntry != 0 && OffHeapKeys.compare(keyAddress(lastEntry), keyLength(lastEntry), keyAddr, keyLen) >= 0) {
             throw new IllegalArgumentException("keys must be strictly increasing: a record of " + keyLen
                     + " key bytes does not follow the previous key");
         }
-        int length = MemorySSTableDescriptor.entryLength(keyLen, valueLength);
-        if (page == PagePool.NO_PAGE || freeBytes() < length + SLOT_LENGTH) {
-            if (!nextPage()) {
-                abandon();
-                return false;
-            }
-        }
-        dataStart -= length;
-        long entry = page + dataStart;
         long seq = r.seq();
-        MEMORY.writeLong(entry + SEQ_OFFSET, seq);
-        MEMORY.writeInt(entry + KEY_LENGTH_OFFSET, keyLen);
-        MEMORY.writeInt(entry + VALUE_LENGTH_OFFSET, tombstone ? TOMBSTONE : valueLength);
+        long entry = beginEntry(keyLen, valueLength, tombstone, seq);
+        if (entry == 0) {
+            return false;
+        }
         long valueAddr = r.valueAddress();
         if (valueLength == 0 || valueAddr == keyAddr + keyLen) {
             OffHeapKeys.copy(keyAddr, entry + ENTRY_HEADER_LENGTH, keyLen + valueLength);
@@ -168,11 +131,46 @@ public final class MemorySSTableBuilder {
             OffHeapKeys.copy(keyAddr, entry + ENTRY_HEADER_LENGTH, keyLen);
             OffHeapKeys.copy(valueAddr, entry + ENTRY_HEADER_LENGTH + keyLen, valueLength);
         }
+        finishEntry(entry, keyLen, valueLength, seq);
+        return true;
+    }
+
+    private void checkRecordLength(int keyLen, int valueLength) {
+        if ((long) keyLen + valueLength > maxRecordLength) {
+            throw new IllegalArgumentException("record of " + ((long) keyLen + valueLength) + " bytes exceeds the limit of "
+                    + maxRecordLength + " bytes for memory SSTable pages of " + pageSize + " bytes");
+        }
+    }
+
+    /**
+     * Reserves the entry on the current page (or a new one) and writes its header; the caller copies
+     * key and value in, then calls {@link #finishEntry}. Returns 0 if the pool had no page: the builder
+     * has then given back its pages and is finished.
+     */
+    private long beginEntry(int keyLen, int valueLength, boolean tombstone, long seq) {
+        int length = MemorySSTableDescriptor.entryLength(keyLen, valueLength);
+        if (page == PagePool.NO_PAGE || freeBytes() < length + SLOT_LENGTH) {
+            if (!nextPage()) {
+                abandon();
+                return 0;
+            }
+        }
+        dataStart -= length;
+        long entry = page + dataStart;
+        MEMORY.writeLong(entry + SEQ_OFFSET, seq);
+        MEMORY.writeInt(entry + KEY_LENGTH_OFFSET, keyLen);
+        MEMORY.writeInt(entry + VALUE_LENGTH_OFFSET, tombstone ? TOMBSTONE : valueLength);
+        return entry;
+    }
+
+    /** Publishes the entry in its page's slots and records its key hash, the first key and the counts. */
+    private void finishEntry(long entry, int keyLen, int valueLength, long seq) {
         MEMORY.writeInt(page + MemorySSTableDescriptor.slotOffset(pageEntries), dataStart);
         pageEntries++;
         MEMORY.writeInt(page + ENTRY_COUNT_OFFSET, pageEntries);
         MEMORY.writeInt(page + DATA_START_OFFSET, dataStart);
 
+        long keyAddr = entry + ENTRY_HEADER_LENGTH;
         if (entries == hashes.length) {
             hashes = Arrays.copyOf(hashes, hashes.length * 2);
         }
@@ -185,7 +183,6 @@ public final class MemorySSTableBuilder {
         minSeq = Math.min(minSeq, seq);
         maxSeq = Math.max(maxSeq, seq);
         lastEntry = entry;
-        return true;
     }
 
     /** Entries added so far. */
