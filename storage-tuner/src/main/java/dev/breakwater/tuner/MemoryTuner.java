@@ -34,6 +34,18 @@ package dev.breakwater.tuner;
  *       against the sign of this cycle's own {@code cost'}.</li>
  * </ul>
  *
+ * <h2>Climb</h2>
+ * A fixed step of 5% per cycle, held whenever the mean cost' at the new x is not yet clear of noise,
+ * took 8 cycles to climb from 16 to 29 MiB on TPC-C at 64 MiB while every cycle but one pointed up
+ * (docs/benchmarks-tuner.md, fifth session). So when the last n cycles' cost'(x)
+ * ({@code climbSamples}, default 2, at whatever x they were taken) agree in sign and each lies at
+ * least {@code CLIMB_Z} (1) σ from zero (sign agreement alone while σ is unknown), the controller
+ * climbs ({@link StepReason#CLIMB}): instead of a fixed step, and instead of a noise hold, it steps
+ * against that sign by twice the previous cycle's step when that went the same way (else the fixed
+ * step), at most {@code maxStepFraction·M}; the limits below still apply. A sign change, or a cycle
+ * without a step, starts the next climb from the fixed step again. A usable Newton–Raphson step
+ * (fitted or last slope) is kept: it knows how far the root is.
+ *
  * <h2>Fallbacks (a fixed step of {@code fallbackStepFraction·M} against the sign of cost'(x))</h2>
  * <ul>
  *   <li>fewer than two samples at x spread by at least the minimum step (or, while σ is unknown, by
@@ -86,6 +98,12 @@ public final class MemoryTuner {
      * in 60 cycles.
      */
     static final double MEAN_Z = 1.5;
+    /**
+     * A climb needs each of its last n samples at least this many σ (one cycle's noise) from zero:
+     * at the optimum, two cycles in a row beyond one σ on the same side happen in 5% of cycle pairs
+     * (two-sided), where two cycles of one sign alone happen in half of them.
+     */
+    static final double CLIMB_Z = 1;
 
     private final TunerSettings settings;
     private final double[] xs;
@@ -102,12 +120,20 @@ public final class MemoryTuner {
     private double lastSlope = Double.NaN;
     private double lastSlopeSxx;
     private long lastSlopeCycle;
+    /** cost'(x) of the last {@code climbSamples} cycles (at least the last one), a ring in cycle order. */
+    private final double[] recent;
+    private int recentCount;
+    private int recentNext;
+    /** The last step taken: its signed size in bytes and the cycle it was taken in (what a climb doubles). */
+    private long lastStep;
+    private long lastStepCycle = -1;
 
     public MemoryTuner(TunerSettings settings) {
         this.settings = settings;
         this.xs = new double[settings.samples()];
         this.ys = new double[settings.samples()];
         this.atX = new double[4 * settings.samples()];
+        this.recent = new double[Math.max(1, settings.climbSamples())];
     }
 
     public TunerSettings settings() {
@@ -123,6 +149,10 @@ public final class MemoryTuner {
         atXNext = 0;
         noise.reset();
         lastSlope = Double.NaN;
+        recentCount = 0;
+        recentNext = 0;
+        lastStep = 0;
+        lastStepCycle = -1;
     }
 
     /** Decides the next split for one cycle. */
@@ -148,6 +178,7 @@ public final class MemoryTuner {
         double sigma = noise.sigma(); // NaN while unknown
         double fixedStep = settings.fallbackStepFraction() * total;
         double meanAtX = meanAtX();
+        boolean climb = climbing(c, sigma) && !rootWithinFixedStep(c, fixedStep, sigma);
         double slope = Double.NaN;
         StepReason reason = null;
         if (fit != null && noise.known()) {
@@ -178,11 +209,20 @@ public final class MemoryTuner {
         double estimate = reason == StepReason.NEWTON || reason == StepReason.FALLBACK_FLAT_FIT
                 || reason == StepReason.FALLBACK_WRONG_SIGN ? c : meanAtX;
         if (Math.signum(estimate) != Math.signum(c)) {
-            // the mean says one way, this cycle the other: its sign is not known well enough to step
-            return new TuningDecision(x, x, StepReason.STOP_WITHIN_NOISE, d, Double.NaN, 0, false, false);
+            if (!climb) {
+                // the mean says one way, this cycle the other: its sign is not known well enough to step
+                return new TuningDecision(x, x, StepReason.STOP_WITHIN_NOISE, d, Double.NaN, 0, false, false);
+            }
+            // the last n cycles agree, the mean at x (older samples here) does not: the recent cycles decide
+            reason = StepReason.CLIMB;
+            slope = Double.NaN;
+            estimate = c;
         }
         if (reason == null) {
-            if (!noise.known()) {
+            if (climb) {
+                reason = StepReason.CLIMB;
+                estimate = c;
+            } else if (!noise.known()) {
                 if (count >= 2 && Math.signum(ys[Math.floorMod(next - 2, ys.length)]) != Math.signum(c)) {
                     // cost' changed sign since the last cycle and the noise is unknown: a root crossed, or
                     // noise; hold one cycle (its sample at this x measures the noise) rather than reverse
@@ -199,11 +239,27 @@ public final class MemoryTuner {
         // The line's value at x: the K samples averaged, so less noisy than this cycle's cost'(x) alone.
         double lineAtX = reason == StepReason.NEWTON ? fit.valueAt(x) : estimate;
         double step;
-        if (!Double.isNaN(slope) && gain(lineAtX, slope, -estimate / slope) <= 0) {
-            reason = StepReason.FALLBACK_NO_GAIN;
-            step = -Math.signum(estimate) * fixedStep;
+        if (reason == StepReason.CLIMB) {
+            step = -Math.signum(c) * climbStep(c, fixedStep, total);
+        } else if (!Double.isNaN(slope) && gain(lineAtX, slope, -estimate / slope) <= 0) {
+            if (climb) {
+                // the Newton step is not trusted this cycle and the recent cycles agree: climb, not a fixed step
+                reason = StepReason.CLIMB;
+                slope = Double.NaN;
+                estimate = c;
+                step = -Math.signum(c) * climbStep(c, fixedStep, total);
+            } else {
+                reason = StepReason.FALLBACK_NO_GAIN;
+                step = -Math.signum(estimate) * fixedStep;
+            }
         } else if (Double.isNaN(slope)) {
-            step = -Math.signum(estimate) * fixedStep;
+            if (climb) {
+                reason = StepReason.CLIMB;
+                estimate = c;
+                step = -Math.signum(c) * climbStep(c, fixedStep, total);
+            } else {
+                step = -Math.signum(estimate) * fixedStep;
+            }
         } else {
             step = -estimate / slope;
         }
@@ -242,7 +298,52 @@ public final class MemoryTuner {
         if (expected < settings.minGainFraction() * d.cost() || expected <= 0) {
             return new TuningDecision(x, x, StepReason.STOP_SMALL_GAIN, d, slope, 0, limited, clamped);
         }
+        lastStep = delta;
+        lastStepCycle = cycles;
         return new TuningDecision(x, after, reason, d, slope, expected, limited, clamped);
+    }
+
+    /**
+     * Whether the last {@code climbSamples} cycles (this one included) agree with {@code c} in sign and
+     * each lies at least {@code CLIMB_Z}·σ from zero (any nonzero value while σ is unknown).
+     */
+    private boolean climbing(double c, double sigma) {
+        int n = settings.climbSamples();
+        if (n == 0 || recentCount < n) {
+            return false;
+        }
+        double band = Double.isNaN(sigma) ? 0 : CLIMB_Z * sigma;
+        for (int i = 0; i < n; i++) {
+            if (Math.signum(recent[i]) != Math.signum(c) || Math.abs(recent[i]) < band) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the last fitted slope, however old, still stands clear of the noise and puts the root of
+     * cost' within one fixed step of x: then there is nothing to climb, and the paper's rules decide.
+     * Without this, a split held by the Newton step's stop rules would climb one fixed step past the
+     * root each time the last slope aged out (every 2K cycles, on a noise-free cost).
+     */
+    private boolean rootWithinFixedStep(double c, double fixedStep, double sigma) {
+        if (Double.isNaN(lastSlope) || !Double.isNaN(sigma) && lastSlope < SLOPE_Z * sigma / Math.sqrt(lastSlopeSxx)) {
+            return false;
+        }
+        return Math.abs(c / lastSlope) < fixedStep;
+    }
+
+    /**
+     * Size of a climb step: twice the previous cycle's step when it went the same way (against the
+     * sign of {@code c}), at most {@code maxStepFraction·M}, never below the fixed step.
+     */
+    private double climbStep(double c, double fixedStep, long total) {
+        boolean continues = lastStepCycle == cycles - 1 && Long.signum(lastStep) == -(int) Math.signum(c);
+        if (!continues) {
+            return fixedStep;
+        }
+        return Math.max(fixedStep, Math.min(2.0 * Math.abs(lastStep), settings.maxStepFraction() * total));
     }
 
     /**
@@ -301,6 +402,9 @@ public final class MemoryTuner {
 
     private void remember(long x, double c) {
         cycles++;
+        recent[recentNext] = c;
+        recentNext = (recentNext + 1) % recent.length;
+        recentCount = Math.min(recentCount + 1, recent.length);
         xs[next] = x;
         ys[next] = c;
         next = (next + 1) % xs.length;

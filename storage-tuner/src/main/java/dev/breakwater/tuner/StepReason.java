@@ -28,6 +28,14 @@ public enum StepReason {
      */
     FALLBACK_NOISY_SLOPE(true),
     /**
+     * A climb: no trustworthy Newton step, but the last n cycles' cost'(x) agree in sign and each
+     * lies beyond the noise band (one σ from zero; sign agreement alone while σ is unknown). The step
+     * goes against that sign and doubles the previous step taken in the same direction, up to the
+     * maximum step; it replaces a fixed step and overrides the noise hold
+     * ({@link #STOP_WITHIN_NOISE}).
+     */
+    CLIMB(true),
+    /**
      * No step: no slope is usable and the mean cost'(x) at this x is within noise of zero, so even
      * its sign is not known.
      */

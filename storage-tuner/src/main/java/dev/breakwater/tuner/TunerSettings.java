@@ -16,11 +16,22 @@ package dev.breakwater.tuner;
  * @param sizeRatio            the trees' size ratio T (a guard of {@link CostModel})
  * @param flushCauseScaling    scale each tree's eq. 4 term by its share of memory-triggered flushes
  *                             (paper 000 eq. 5); see {@link CostModel} for when that factor is wrong
+ * @param climbSamples         n: a climb ({@link StepReason#CLIMB}) needs the last n cycles' cost' to agree in
+ *                             sign and each lie beyond the noise band; 0 turns the climb off (the paper's
+ *                             rules alone, as before the fifth session of docs/benchmarks-tuner.md)
+ * @param maxStepFraction      largest climb step, as a fraction of total memory (a climb doubles its step
+ *                             each cycle up to this, and the max-decrease rule still applies); at or below
+ *                             {@code fallbackStepFraction} a climb keeps the fixed step
  */
 public record TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction,
                             double maxDecreaseFraction, long minStepBytes, double minGainFraction,
                             long writeMemoryFloorBytes, long cacheFloorBytes, long granularityBytes, int sizeRatio,
-                            boolean flushCauseScaling) {
+                            boolean flushCauseScaling, int climbSamples, double maxStepFraction) {
+
+    /** Default n of a climb: two cycles in a row. */
+    public static final int DEFAULT_CLIMB_SAMPLES = 2;
+    /** Default cap of a climb step: a quarter of total memory. */
+    public static final double DEFAULT_MAX_STEP = 0.25;
 
     public TunerSettings {
         require(omega >= 0 && gamma >= 0 && omega + gamma > 0, "weights ω and γ must be >= 0 and not both 0");
@@ -31,6 +42,18 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
         require(granularityBytes > 0, "granularity must be positive, got " + granularityBytes);
         require(writeMemoryFloorBytes > 0 && cacheFloorBytes > 0, "memory floors must be positive");
         require(sizeRatio >= 2, "size ratio must be at least 2, got " + sizeRatio);
+        require(climbSamples == 0 || climbSamples >= 2 && climbSamples <= 100,
+                "climb samples must be 0 (off) or in [2, 100], got " + climbSamples);
+        require(maxStepFraction > 0 && maxStepFraction < 1, "max step must be in (0, 1), got " + maxStepFraction);
+    }
+
+    /** Settings with the default climb (n = 2, steps up to 25% of total memory). */
+    public TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction, double maxDecreaseFraction,
+                         long minStepBytes, double minGainFraction, long writeMemoryFloorBytes, long cacheFloorBytes,
+                         long granularityBytes, int sizeRatio, boolean flushCauseScaling) {
+        this(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling,
+                DEFAULT_CLIMB_SAMPLES, DEFAULT_MAX_STEP);
     }
 
     /** Settings with eq. 5's flush-cause factor applied, as in the paper. */
@@ -41,7 +64,10 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
                 writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, true);
     }
 
-    /** The paper's defaults (ω = γ = 1, K = 3, 5%, 10%, 0.1%) for {@code totalBytes} of memory. */
+    /**
+     * The paper's defaults (ω = γ = 1, K = 3, 5%, 10%, 0.1%) for {@code totalBytes} of memory, with
+     * eq. 5's factor and the engine's default climb ({@link #withClimb}{@code (0, …)} drops it).
+     */
     public static TunerSettings paperDefaults(long totalBytes, long writeFloor, long cacheFloor, long granularity) {
         return new TunerSettings(1, 1, 3, 0.05, 0.10, Math.max(granularity, totalBytes / 128), 0.001, writeFloor,
                 cacheFloor, granularity, 10);
@@ -49,22 +75,28 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
 
     public TunerSettings withWeights(double w, double g) {
         return new TunerSettings(w, g, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
     }
 
     public TunerSettings withMinStep(long bytes) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, bytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
     }
 
     public TunerSettings withMinGain(double fraction) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, fraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
     }
 
     public TunerSettings withFlushCauseScaling(boolean on) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, on);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, on, climbSamples, maxStepFraction);
+    }
+
+    /** The same settings with climb samples n (0: no climb) and a climb step cap of {@code maxStep}·M. */
+    public TunerSettings withClimb(int n, double maxStep) {
+        return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, n, maxStep);
     }
 
     private static void require(boolean ok, String message) {

@@ -25,6 +25,11 @@ class MemoryTunerRulesTest {
         return new MemoryTuner(settings());
     }
 
+    /** The paper's rules without the climb: what the fallbacks below do when no climb overrides them. */
+    private static MemoryTuner paperRules() {
+        return new MemoryTuner(settings().withClimb(0, TunerSettings.DEFAULT_MAX_STEP));
+    }
+
     @Test
     void firstCycleTakesTheFixedFivePercentStepAgainstTheDerivative() {
         TuningDecision grow = tuner().decide(withCostPrime(300 * MIB, TOTAL, -UNIT, 1));
@@ -69,22 +74,35 @@ class MemoryTunerRulesTest {
         assertTrue(d.writeMemoryAfter() < root);
     }
 
+    /**
+     * A flat fit falls back to the fixed step; with the climb on, the two cycles agreeing in sign climb
+     * instead: twice the previous cycle's 51 MiB step, limited to 10% of the 624 MiB cache.
+     */
     @Test
     void flatFitFallsBackToTheFixedStep() {
-        MemoryTuner t = tuner();
+        MemoryTuner t = paperRules();
         t.decide(withCostPrime(300 * MIB, TOTAL, -UNIT, 1));
         TuningDecision d = t.decide(withCostPrime(400 * MIB, TOTAL, -UNIT, 1));
         assertEquals(StepReason.FALLBACK_FLAT_FIT, d.reason());
         assertEquals(451 * MIB, d.writeMemoryAfter());
+        MemoryTuner climbing = tuner();
+        climbing.decide(withCostPrime(300 * MIB, TOTAL, -UNIT, 1));
+        TuningDecision c = climbing.decide(withCostPrime(400 * MIB, TOTAL, -UNIT, 1));
+        assertEquals(StepReason.CLIMB, c.reason());
+        assertEquals(462 * MIB, c.writeMemoryAfter());
+        assertTrue(c.limited());
     }
 
     @Test
     void fallingDerivativeFallsBackToTheFixedStep() {
-        MemoryTuner t = tuner();
+        MemoryTuner t = paperRules();
         t.decide(withCostPrime(300 * MIB, TOTAL, -UNIT, 1));
         TuningDecision d = t.decide(withCostPrime(400 * MIB, TOTAL, -2 * UNIT, 1));
         assertEquals(StepReason.FALLBACK_WRONG_SIGN, d.reason());
         assertEquals(451 * MIB, d.writeMemoryAfter());
+        MemoryTuner climbing = tuner();
+        climbing.decide(withCostPrime(300 * MIB, TOTAL, -UNIT, 1));
+        assertEquals(StepReason.CLIMB, climbing.decide(withCostPrime(400 * MIB, TOTAL, -2 * UNIT, 1)).reason());
     }
 
     /**
