@@ -92,7 +92,8 @@ final class MemoryTunerService implements Runnable {
         return new TunerSettings(c.get(ConfigOptions.TUNER_WRITE_WEIGHT), c.get(ConfigOptions.TUNER_READ_WEIGHT),
                 c.get(ConfigOptions.TUNER_SAMPLES), c.get(ConfigOptions.TUNER_FALLBACK_STEP),
                 c.get(ConfigOptions.TUNER_MAX_DECREASE), minStep, c.get(ConfigOptions.TUNER_MIN_GAIN), writeFloor,
-                cacheFloor, granule, c.get(ConfigOptions.SIZE_RATIO), c.get(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING));
+                cacheFloor, granule, c.get(ConfigOptions.SIZE_RATIO), c.get(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING),
+                c.get(ConfigOptions.TUNER_CLIMB_SAMPLES), c.get(ConfigOptions.TUNER_MAX_STEP));
     }
 
     long totalMemory() {

@@ -222,6 +222,14 @@ public final class ConfigOptions {
     public static final Option<Double> TUNER_MAX_DECREASE = define("tuner-max-decrease", ValueType.DOUBLE, 0.10, "fraction",
             0.01, 0.9, null, null,
             "Largest fraction of the shrinking region (write memory or buffer cache) one tuning step may take.");
+    public static final Option<Integer> TUNER_CLIMB_SAMPLES = define("tuner-climb-samples", ValueType.INT, 2, "cycles",
+            0, 100, v -> v == 0 || v >= 2, "0 (off) or at least 2",
+            "n: when the last n cycles' cost' agree in sign and each lies one noise sigma from zero, the tuner climbs: "
+                    + "it steps even where the noise rule would hold, doubling the previous step up to tuner-max-step "
+                    + "(docs/tuner.md). 0 turns the climb off (the paper's rules alone).");
+    public static final Option<Double> TUNER_MAX_STEP = define("tuner-max-step", ValueType.DOUBLE, 0.25, "fraction",
+            0.001, 0.9, null, null,
+            "Largest climb step, as a fraction of total memory (tuner-max-decrease still limits every step).");
     public static final Option<Double> TUNER_MIN_STEP = define("tuner-min-step", ValueType.DOUBLE, 1.0 / 128, "fraction",
             0.0, 0.5, null, null,
             "Steps smaller than this fraction of total memory (and than one buffer-cache chunk) are not taken; "

@@ -211,6 +211,8 @@ class StorageConfigTest {
                 .set(ConfigOptions.TUNER_SAMPLES, 5)
                 .set(ConfigOptions.TUNER_FALLBACK_STEP, 0.02)
                 .set(ConfigOptions.TUNER_MAX_DECREASE, 0.2)
+                .set(ConfigOptions.TUNER_CLIMB_SAMPLES, 3)
+                .set(ConfigOptions.TUNER_MAX_STEP, 0.3)
                 .set(ConfigOptions.TUNER_MIN_STEP, 0.01)
                 .set(ConfigOptions.TUNER_MIN_GAIN, 0.002)
                 .set(ConfigOptions.TUNER_PERIOD, 30_000L)
