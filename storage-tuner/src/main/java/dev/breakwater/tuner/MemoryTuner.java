@@ -36,7 +36,7 @@ package dev.breakwater.tuner;
  *
  * <h2>Climb</h2>
  * A fixed step of 5% per cycle, held whenever the mean cost' at the new x is not yet clear of noise,
- * took 8 cycles to climb from 16 to 29 MiB on TPC-C at 64 MiB while every cycle but one pointed up
+ * took 8 cycles to climb from 16 to 28 MiB on TPC-C at 64 MiB while every cycle but one pointed up
  * (docs/benchmarks-tuner.md, fifth session). So when the last n cycles' cost'(x)
  * ({@code climbSamples}, default 2, at whatever x they were taken) agree in sign and each lies at
  * least {@code CLIMB_Z} (1) σ from zero (sign agreement alone while σ is unknown), the controller
