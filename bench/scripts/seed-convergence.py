@@ -16,7 +16,8 @@ measured phase under "run.engine.tuner"). NAME's prefix up to the first '-' is t
              (|window_j - final| <= B * final); reach_up is the same with only the upper side
              (window_j <= (1 + B) * final), which ignores a run that is cheaper early on because its
              data is smaller;
-  x          write memory after each cycle (MiB), compressed as "19, 22 x3, 25".
+  x          write memory after each cycle (MiB), compressed as "19, 22 x3, 25";
+  x_reach    the first cycle from which x stays within 10% of the run's last x (where the tuner settles).
 
 --json OUT writes every series (for bench's SeedPlots, which draws the PNG: no matplotlib here).
 """
@@ -71,6 +72,8 @@ def analyse(name, path, window, band):
         "reach": reach(windows, final, band, False), "reachUp": reach(windows, final, band, True),
         "startMiB": cs[0]["writeMemoryBefore"] / MIB if cs else float("nan"),
         "endMiB": cs[-1]["writeMemoryAfter"] / MIB if cs else float("nan"),
+        "xReach": reach([(i + 1, c["writeMemoryAfter"]) for i, c in enumerate(cs)], cs[-1]["writeMemoryAfter"], 0.10, False)
+        if cs else None,
         "x": compress([c["writeMemoryAfter"] / MIB for c in cs]),
         "series": {
             "cycle": list(range(1, n + 1)),
@@ -104,19 +107,19 @@ def main():
         sys.exit("give runs as NAME=RUN.json (NAME's prefix before '-' is its group, e.g. seeded-1=out/seeded-1.json)")
     runs = [analyse(a.split("=", 1)[0], a.split("=", 1)[1], window, band) for a in args]
     print(f"window {window} cycles, band {band:.0%} of the final cost (mean of the last third of the cycles)")
-    print(f"{'run':<14} {'cycles':>6} {'reach':>6} {'reach_up':>8} {'final':>8} {'mean':>8} {'speed':>10}  x (MiB after each cycle)")
+    print(f"{'run':<14} {'cycles':>6} {'reach':>6} {'reach_up':>8} {'final':>8} {'mean':>8} {'speed':>12} {'x_reach':>7}  x (MiB after each cycle)")
     for r in runs:
         speed = f"{r['tpmC']:,.0f} tpmC" if "tpmC" in r else f"{r['opsPerSecond']:,.0f}/s"
         print(f"{r['name']:<14} {r['cycles']:>6} {str(r['reach']):>6} {str(r['reachUp']):>8} {r['final']:>8.4f} "
-              f"{r['meanCost']:>8.4f} {speed:>10}  {r['x']}")
+              f"{r['meanCost']:>8.4f} {speed:>12} {str(r['xReach']):>7}  {r['x']}")
     groups = {}
     for r in runs:
         groups.setdefault(r["group"], []).append(r)
     for g, rs in groups.items():
         reached = [r["reach"] for r in rs if r["reach"] is not None]
         print(f"{g}: reach {[r['reach'] for r in rs]} (mean {sum(reached) / len(reached) if reached else float('nan'):.1f}), "
-              f"reach_up {[r['reachUp'] for r in rs]}, final {[round(r['final'], 4) for r in rs]} "
-              f"(mean {sum(r['final'] for r in rs) / len(rs):.4f})")
+              f"reach_up {[r['reachUp'] for r in rs]}, x_reach {[r['xReach'] for r in rs]}, final {[round(r['final'], 4) for r in rs]} "
+              f"(mean {sum(r['final'] for r in rs) / len(rs):.4f}), whole-run cost {[round(r['meanCost'], 4) for r in rs]}")
     if out:
         with open(out, "w") as f:
             json.dump({"window": window, "band": band, "runs": runs}, f, indent=1)
