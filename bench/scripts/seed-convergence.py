@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How many tuner cycles a run needs to get within a band of its final cost (seeded vs unseeded tuner).
 
-Usage: seed-convergence.py [--window W] [--band B] [--json OUT] NAME=RUN.json [NAME=RUN.json ...]
+Usage: seed-convergence.py [--window W] [--band B] [--json OUT] [--markdown] NAME=RUN.json [NAME=RUN.json ...]
 
 RUN.json is a tpcc.jar result (cycles under "tuner") or an ExtendedYcsb result (cycles of the
 measured phase under "run.engine.tuner"). NAME's prefix up to the first '-' is the run's group
@@ -19,6 +19,7 @@ measured phase under "run.engine.tuner"). NAME's prefix up to the first '-' is t
   x          write memory after each cycle (MiB), compressed as "19, 22 x3, 25";
   x_reach    the first cycle from which x stays within 10% of the run's last x (where the tuner settles).
 
+--markdown also prints the table as Markdown rows (docs/benchmarks-advisor.md).
 --json OUT writes every series (for bench's SeedPlots, which draws the PNG: no matplotlib here).
 """
 import json, sys
@@ -92,13 +93,15 @@ def analyse(name, path, window, band):
 
 def main():
     args = sys.argv[1:]
-    window, band, out = 5, 0.05, None
+    window, band, out, markdown = 5, 0.05, None, False
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt == "--window":
             window = int(args.pop(0))
         elif opt == "--band":
             band = float(args.pop(0))
+        elif opt == "--markdown":
+            markdown = True
         elif opt == "--json":
             out = args.pop(0)
         else:
@@ -120,6 +123,14 @@ def main():
         print(f"{g}: reach {[r['reach'] for r in rs]} (mean {sum(reached) / len(reached) if reached else float('nan'):.1f}), "
               f"reach_up {[r['reachUp'] for r in rs]}, x_reach {[r['xReach'] for r in rs]}, final {[round(r['final'], 4) for r in rs]} "
               f"(mean {sum(r['final'] for r in rs) / len(rs):.4f}), whole-run cost {[round(r['meanCost'], 4) for r in rs]}")
+    if markdown:
+        print("| run | cycles | reach | reach_up | x_reach | final cost | whole-run cost | speed | x after each cycle (MiB) |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in runs:
+            speed = f"{r['tpmC']:,.0f} tpmC" if "tpmC" in r else f"{r['opsPerSecond']:,.0f} ops/s"
+            dash = lambda v: "never" if v is None else str(v)
+            print(f"| {r['name']} | {r['cycles']} | {dash(r['reach'])} | {dash(r['reachUp'])} | {dash(r['xReach'])} | "
+                  f"{r['final']:.4f} | {r['meanCost']:.4f} | {speed} | {r['x']} |")
     if out:
         with open(out, "w") as f:
             json.dump({"window": window, "band": band, "runs": runs}, f, indent=1)
