@@ -17,7 +17,10 @@ measured phase under "run.engine.tuner"). NAME's prefix up to the first '-' is t
              (window_j <= (1 + B) * final), which ignores a run that is cheaper early on because its
              data is smaller;
   x          write memory after each cycle (MiB), compressed as "19, 22 x3, 25";
-  x_reach    the first cycle from which x stays within 10% of the run's last x (where the tuner settles).
+  x_reach    the first cycle from which x stays within 10% of the run's last x (where the tuner settles);
+  ..._ops    the same points as the fraction of the run's operations done by the end of that cycle: timer
+             cycles come faster in operations when a run is slower (a loaded machine), so runs of equal
+             work compare on operations, not on cycle numbers.
 
 --markdown also prints the table as Markdown rows (docs/benchmarks-advisor.md).
 --json OUT writes every series (for bench's SeedPlots, which draws the PNG: no matplotlib here).
@@ -67,6 +70,11 @@ def analyse(name, path, window, band):
     final = weighted(last)
     windows = [(i + 1, weighted(cs[i - window + 1:i + 1])) for i in range(window - 1, n)]
     t0 = cs[0]["timeMillis"] if cs else 0
+    total_ops = sum(c["ops"] for c in cs)
+    done = []
+    for c in cs:
+        done.append((done[-1] if done else 0) + c["ops"])
+    at = lambda k: None if k is None else round(done[k - 1] / total_ops, 2)
     r = {
         "name": name, "group": name.split("-")[0], "file": path, "cycles": n,
         "final": final, "meanCost": weighted(cs),
@@ -84,6 +92,7 @@ def analyse(name, path, window, band):
             "xMiB": [c["writeMemoryAfter"] / MIB for c in cs],
         },
     }
+    r["reachOps"], r["reachUpOps"], r["xReachOps"] = at(r["reach"]), at(r["reachUp"]), at(r["xReach"])
     if "tpmC" in doc:
         r["tpmC"], r["costPerTx"], r["seconds"] = doc["tpmC"], doc["ioCostPerTx"], doc["measuredSeconds"]
     else:
@@ -110,11 +119,11 @@ def main():
         sys.exit("give runs as NAME=RUN.json (NAME's prefix before '-' is its group, e.g. seeded-1=out/seeded-1.json)")
     runs = [analyse(a.split("=", 1)[0], a.split("=", 1)[1], window, band) for a in args]
     print(f"window {window} cycles, band {band:.0%} of the final cost (mean of the last third of the cycles)")
-    print(f"{'run':<14} {'cycles':>6} {'reach':>6} {'reach_up':>8} {'final':>8} {'mean':>8} {'speed':>12} {'x_reach':>7}  x (MiB after each cycle)")
+    print(f"{'run':<14} {'cycles':>6} {'reach':>6} {'reach_up':>8} {'final':>8} {'mean':>8} {'speed':>12} {'x_reach':>7}  ops fraction at reach/reach_up/x_reach  x (MiB after each cycle)")
     for r in runs:
         speed = f"{r['tpmC']:,.0f} tpmC" if "tpmC" in r else f"{r['opsPerSecond']:,.0f}/s"
         print(f"{r['name']:<14} {r['cycles']:>6} {str(r['reach']):>6} {str(r['reachUp']):>8} {r['final']:>8.4f} "
-              f"{r['meanCost']:>8.4f} {speed:>12} {str(r['xReach']):>7}  {r['x']}")
+              f"{r['meanCost']:>8.4f} {speed:>12} {str(r['xReach']):>7}  {r['reachOps']}/{r['reachUpOps']}/{r['xReachOps']}  {r['x']}")
     groups = {}
     for r in runs:
         groups.setdefault(r["group"], []).append(r)
@@ -124,12 +133,13 @@ def main():
               f"reach_up {[r['reachUp'] for r in rs]}, x_reach {[r['xReach'] for r in rs]}, final {[round(r['final'], 4) for r in rs]} "
               f"(mean {sum(r['final'] for r in rs) / len(rs):.4f}), whole-run cost {[round(r['meanCost'], 4) for r in rs]}")
     if markdown:
-        print("| run | cycles | reach | reach_up | x_reach | final cost | whole-run cost | speed | x after each cycle (MiB) |")
+        print("| run | cycles | reach (ops done) | reach_up (ops done) | x_reach (ops done) | final cost | whole-run cost | speed | x after each cycle (MiB) |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
         for r in runs:
             speed = f"{r['tpmC']:,.0f} tpmC" if "tpmC" in r else f"{r['opsPerSecond']:,.0f} ops/s"
-            dash = lambda v: "never" if v is None else str(v)
-            print(f"| {r['name']} | {r['cycles']} | {dash(r['reach'])} | {dash(r['reachUp'])} | {dash(r['xReach'])} | "
+            dash = lambda v, f: "never" if v is None else f"{v} ({f:.0%})"
+            print(f"| {r['name']} | {r['cycles']} | {dash(r['reach'], r['reachOps'])} | {dash(r['reachUp'], r['reachUpOps'])} | "
+                  f"{dash(r['xReach'], r['xReachOps'])} | "
                   f"{r['final']:.4f} | {r['meanCost']:.4f} | {speed} | {r['x']} |")
     if out:
         with open(out, "w") as f:
