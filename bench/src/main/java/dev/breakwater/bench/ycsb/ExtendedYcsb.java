@@ -124,6 +124,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             + "with --engine-option tuner-period=MS etc.; the phase's cycles are in the JSON under engine.tuner). "
             + "Default: ${DEFAULT-VALUE}.")
     String tuner;
+    @Option(names = "--reopen-after-load", description = "Load with the tuner off, close the engine, and reopen it with "
+            + "the configuration asked for (tuner, tuner-seed) for the warm-up and the measured phase, so that the tuner "
+            + "starts the run where it was told to, not where the write-only load pushed it. Default: one engine for both.")
+    boolean reopenAfterLoad;
     @Option(names = "--engine-option", description = "Any engine option as name=value (repeatable), e.g. target-sstable-size=2MB.")
     List<String> engineOptions = new ArrayList<>();
     @Option(names = "--write-memory-scheme", description = "PARTITIONED, DYNAMIC or STATIC (default: engine default).")
@@ -235,11 +239,25 @@ public final class ExtendedYcsb implements Callable<Integer> {
         result.put("hotspot", hotspot);
         result.put("threads", threads);
         result.put("config", config.toMap());
-        try (StorageEngine engine = StorageEngine.open(data, config)) {
-            List<Dataset> sets = createDatasets(engine);
-            State state = new State(sets);
-            result.put("load", load(engine, state));
-            result.put("run", run(engine, state));
+        try {
+            if (reopenAfterLoad) {
+                try (StorageEngine engine = StorageEngine.open(data, config.toBuilder().set(ConfigOptions.TUNER, false).build())) {
+                    result.put("load", load(engine, new State(createDatasets(engine))));
+                }
+                try (StorageEngine engine = StorageEngine.open(data, config)) {
+                    List<Dataset> sets = new ArrayList<>();
+                    for (int d = 0; d < datasets; d++) {
+                        sets.add(engine.dataset(datasetName(d)));
+                    }
+                    result.put("run", run(engine, new State(sets)));
+                }
+            } else {
+                try (StorageEngine engine = StorageEngine.open(data, config)) {
+                    State state = new State(createDatasets(engine));
+                    result.put("load", load(engine, state));
+                    result.put("run", run(engine, state));
+                }
+            }
         } finally {
             if (!keepData) {
                 deleteTree(data);

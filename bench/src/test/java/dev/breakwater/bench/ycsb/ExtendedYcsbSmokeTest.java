@@ -81,6 +81,19 @@ class ExtendedYcsbSmokeTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void reopenAfterLoadStartsTheRunAtTheTunersSeed() throws Exception {
+        // the load runs with the tuner off at --write-memory; the reopened engine starts at the seed, and every
+        // loaded record is found after the reopen (run() checks no operation failed or missed)
+        Map<String, Object> r = run("READ_HEAVY", 2000, "--reopen-after-load", "--tuner", "on", "--engine-option", "tuner-seed=12m");
+        Map<String, Object> load = (Map<String, Object>) ((Map<String, Object>) r.get("load")).get("engine");
+        Map<String, Object> run = (Map<String, Object>) ((Map<String, Object>) r.get("run")).get("engine");
+        assertEquals(8L << 20, ((Number) load.get("writeMemoryCapacity")).longValue());
+        assertEquals(12L << 20, ((Number) run.get("writeMemoryCapacity")).longValue());
+        assertEquals(Boolean.TRUE, ((Map<String, Object>) r.get("config")).get("tuner"));
+    }
+
+    @Test
     void writeRatioOutsideZeroToOneIsRefused() {
         // a usage error (exit code 2) before any data is written; picocli prints the message to stderr
         assertEquals(2, new CommandLine(new ExtendedYcsb()).execute("--dir", tmp.resolve("bad").toString(), "--write-ratio", "1.5",
