@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One engine's half of the issue-13 side-by-side (docs/benchmarks-ycsb.md, "Quiet-machine side by side"),
-# split in two lock holds of at most 8 minutes each:
-#   part 1: load, then write-only and A;  part 2: C and E on the data part 1 kept.
-# Usage: bench/scripts/issue13-side-by-side.sh TAG ENGINE PART MEMORY WRITE_MEMORY DIRECT(direct|buffered) [SideBySide options...]
+# in one lock hold of at most 8 minutes (PART all: load, write-only, A, C, E; each JSON row is written as soon as
+# its phase ends, so a hold cut by the timeout keeps the phases it finished) or in two
+# (PART 1: load, then write-only and A, keeping the data; PART 2: C and E on that data).
+# Usage: bench/scripts/issue13-side-by-side.sh TAG ENGINE PART(all|1|2) MEMORY WRITE_MEMORY DIRECT(direct|buffered) [SideBySide options...]
 # Writes /tmp/ycsb13/runs/TAG-ENGINE-partPART.{json,log,jfr} and appends the load average at the start
 # and end of the hold to the log. Needs bench/target/benchmarks.jar (mvn -B -o -q -pl bench -am package -DskipTests).
 set -euo pipefail
@@ -12,7 +13,11 @@ cd "$(dirname "$0")/../.."
 out=/tmp/ycsb13/runs
 mkdir -p "$out"
 base="$out/$tag-$engine-part$part"
-if [ "$part" = 1 ]; then phases=(--workloads writeonly,a --keep-data); else phases=(--workloads c,e --no-load); fi
+case "$part" in
+  all) phases=(--workloads writeonly,a,c,e) ;;
+  1) phases=(--workloads writeonly,a --keep-data) ;;
+  *) phases=(--workloads c,e --no-load) ;;
+esac
 if [ "$io" = direct ]; then dio=--direct-io; else dio=--no-direct-io; fi
 J=(java $(cat bin/jvm-options) -Xms2g -Xmx2g -XX:MaxDirectMemorySize=4g -XX:StartFlightRecording=filename=$base.jfr,settings=default
    -cp bench/target/benchmarks.jar)
