@@ -17,7 +17,7 @@ def load(tags):
     for t in tags:
         tag, rep = (t.split(':') + ['1'])[:2]
         for engine in ('breakwater', 'rocksdb'):
-            for part in (1, 2):
+            for part in ('all', 1, 2):
                 p = f'{RUNS}/{tag}-{engine}-part{part}.json'
                 if os.path.exists(p):
                     for r in json.load(open(p)):
