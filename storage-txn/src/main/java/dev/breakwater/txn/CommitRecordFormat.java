@@ -30,18 +30,39 @@ final class CommitRecordFormat {
         return 1 + 8 + 4 + op.key().length + 4 + op.value().length;
     }
 
-    static byte[] encode(List<TreeOp> ops) {
+    /** Bytes of the payload that holds {@code ops}. */
+    static int payloadBytes(List<TreeOp> ops) {
         int size = HEADER_BYTES;
-        for (TreeOp op : ops) {
-            size += opBytes(op);
+        for (int i = 0, n = ops.size(); i < n; i++) {
+            size += opBytes(ops.get(i));
         }
-        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        return size;
+    }
+
+    /** The payload of {@code ops} in a new array of exactly its size. */
+    static byte[] encode(List<TreeOp> ops) {
+        return encode(ops, null).array();
+    }
+
+    /**
+     * Encodes {@code ops} into {@code into} when it has the room (its old contents are overwritten),
+     * else into a new little-endian heap buffer of exactly the payload's size; returns the buffer
+     * used, with position 0 and limit the payload's end. The bytes are the same either way: what
+     * the commit path uses to encode into a reused buffer without allocating.
+     *
+     * @param into a little-endian heap buffer to reuse, or null
+     */
+    static ByteBuffer encode(List<TreeOp> ops, ByteBuffer into) {
+        int size = payloadBytes(ops);
+        ByteBuffer b = into != null && into.capacity() >= size ? into.clear()
+                : ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.put(VERSION).putInt(ops.size());
-        for (TreeOp op : ops) {
+        for (int i = 0, n = ops.size(); i < n; i++) {
+            TreeOp op = ops.get(i);
             b.put((byte) (op.delete() ? 1 : 0)).putLong(op.treeId()).putInt(op.key().length).put(op.key())
                     .putInt(op.value().length).put(op.value());
         }
-        return b.array();
+        return b.flip();
     }
 
     /**

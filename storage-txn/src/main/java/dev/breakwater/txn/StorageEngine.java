@@ -24,6 +24,7 @@ import dev.breakwater.txn.log.PackingOptions;
 import dev.breakwater.txn.log.SegmentPacker;
 import dev.breakwater.txn.log.ReplayResult;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -612,30 +613,38 @@ public final class StorageEngine implements AutoCloseable {
      * every record and index entry it writes (so no other commit touches them until it releases).
      */
     void commit(TransactionImpl tx) {
-        List<TreeOp> ops = new ArrayList<>();
-        for (var perDataset : tx.writes().all().entrySet()) {
-            DatasetState ds = perDataset.getKey();
-            if (ds.dropped) {
-                throw new UnknownDatasetException("dataset '" + ds.spec.name() + "' was dropped during the transaction");
-            }
-            if (!perDataset.getValue().isEmpty()) {
-                writeMemory.noteWrite(ds.spec.name());
-            }
-            for (WriteSet.Pending p : perDataset.getValue().values()) {
-                ops.addAll(p.ops());
-            }
-        }
-        if (ops.isEmpty()) {
-            return;
-        }
-        byte[] payload = CommitRecordFormat.encode(ops);
-        gate.enter();
+        CommitScratch scratch = CommitScratch.get();
+        List<TreeOp> ops = scratch.ops;
         try {
-            checkWritable();
-            checkTreesAcceptWrites(ops);
-            logAndApply(tx, ops, payload);
+            for (var perDataset : tx.writes().all().entrySet()) {
+                DatasetState ds = perDataset.getKey();
+                if (ds.dropped) {
+                    throw new UnknownDatasetException("dataset '" + ds.spec.name() + "' was dropped during the transaction");
+                }
+                if (!perDataset.getValue().isEmpty()) {
+                    writeMemory.noteWrite(ds.spec.name());
+                }
+                for (WriteSet.Pending p : perDataset.getValue().values()) {
+                    List<TreeOp> pending = p.ops();
+                    for (int i = 0, n = pending.size(); i < n; i++) { // not addAll: it copies into a new array
+                        ops.add(pending.get(i));
+                    }
+                }
+            }
+            if (ops.isEmpty()) {
+                return;
+            }
+            ByteBuffer payload = scratch.encode(); // this thread's buffer: the log copies it during append
+            gate.enter();
+            try {
+                checkWritable();
+                checkTreesAcceptWrites(ops);
+                logAndApply(tx, ops, payload);
+            } finally {
+                gate.exit();
+            }
         } finally {
-            gate.exit();
+            scratch.release();
         }
     }
 
@@ -653,7 +662,8 @@ public final class StorageEngine implements AutoCloseable {
      */
     private void checkTreesAcceptWrites(List<TreeOp> ops) {
         long checked = Long.MIN_VALUE;
-        for (TreeOp op : ops) {
+        for (int i = 0, n = ops.size(); i < n; i++) {
+            TreeOp op = ops.get(i);
             if (op.treeId() == checked) {
                 continue;
             }
@@ -671,7 +681,7 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    private void logAndApply(TransactionImpl tx, List<TreeOp> ops, byte[] payload) {
+    private void logAndApply(TransactionImpl tx, List<TreeOp> ops, ByteBuffer payload) {
         inFlight.put(tx, log.endLsn());
         long lsn;
         try {
@@ -704,7 +714,8 @@ public final class StorageEngine implements AutoCloseable {
 
     /** Applies tree ops logged at {@code lsn}; trees unknown to the engine (dropped) are skipped. */
     void apply(List<TreeOp> ops, long lsn) throws IOException {
-        for (TreeOp op : ops) {
+        for (int i = 0, n = ops.size(); i < n; i++) {
+            TreeOp op = ops.get(i);
             LsmTree tree = trees.get(op.treeId());
             if (tree != null) {
                 tree.write(op.key(), op.key().length, op.value(), op.value().length, op.delete(), lsn);

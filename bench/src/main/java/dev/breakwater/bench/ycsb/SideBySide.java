@@ -69,6 +69,13 @@ public final class SideBySide implements Callable<Integer> {
     int repetitions;
     @Option(names = "--load-each", description = "Load fresh data before every workload.")
     boolean loadEach;
+    @Option(names = "--keep-data", description = "Keep each engine's data directory after its last workload (for a later --no-load run).")
+    boolean keepData;
+
+    @Option(names = "--no-load", description = "Run the workloads on the data a --keep-data run left in --dir (same engines, "
+            + "repetitions and records); splits a long comparison across several invocations, e.g. to bound each lock hold.")
+    boolean noLoad;
+
     @Option(names = "--out", description = "Markdown table file.")
     Path out;
     @Option(names = "--json", description = "Raw results as JSON.")
@@ -122,8 +129,15 @@ public final class SideBySide implements Callable<Integer> {
             }
             for (String engine : order) {
                 Path data = base.resolve(engine + "-rep" + rep);
-                ExtendedYcsb.deleteTree(data);
-                if (!loadEach) {
+                if (noLoad) {
+                    if (!Files.isDirectory(data) || loadEach) {
+                        throw new IllegalArgumentException("--no-load needs the data of a --keep-data run in " + data
+                                + " and cannot be combined with --load-each");
+                    }
+                } else {
+                    ExtendedYcsb.deleteTree(data);
+                }
+                if (!loadEach && !noLoad) {
                     load(engine, data, total, write, rep);
                 }
                 for (String w : workloads) {
@@ -139,7 +153,9 @@ public final class SideBySide implements Callable<Integer> {
                     err.printf("  %s%n", r.engineBreakdown());
                     writeJson(); // after every phase: a run stopped early keeps what it measured
                 }
-                ExtendedYcsb.deleteTree(data);
+                if (!keepData) {
+                    ExtendedYcsb.deleteTree(data);
+                }
             }
         }
         String table = table();

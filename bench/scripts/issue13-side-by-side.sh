@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# One engine's half of the issue-13 side-by-side (docs/benchmarks-ycsb.md, "Quiet-machine side by side"),
+# in one lock hold of at most 8 minutes (PART all: load, write-only, A, C, E; each JSON row is written as soon as
+# its phase ends, so a hold cut by the timeout keeps the phases it finished) or in two
+# (PART 1: load, then write-only and A, keeping the data; PART 2: C and E on that data).
+# Usage: bench/scripts/issue13-side-by-side.sh TAG ENGINE PART(all|1|2) MEMORY WRITE_MEMORY DIRECT(direct|buffered) [SideBySide options...]
+# Writes /tmp/ycsb13/runs/TAG-ENGINE-partPART.{json,log,jfr} and appends the load average at the start
+# and end of the hold to the log. Needs bench/target/benchmarks.jar (mvn -B -o -q -pl bench -am package -DskipTests).
+set -euo pipefail
+tag=$1 engine=$2 part=$3 mem=$4 wmem=$5 io=$6
+shift 6
+cd "$(dirname "$0")/../.."
+out=/tmp/ycsb13/runs
+mkdir -p "$out"
+base="$out/$tag-$engine-part$part"
+case "$part" in
+  all) phases=(--workloads writeonly,a,c,e) ;;
+  1) phases=(--workloads writeonly,a --keep-data) ;;
+  *) phases=(--workloads c,e --no-load) ;;
+esac
+if [ "$io" = direct ]; then dio=--direct-io; else dio=--no-direct-io; fi
+J=(java $(cat bin/jvm-options) -Xms2g -Xmx2g -XX:MaxDirectMemorySize=4g -XX:StartFlightRecording=filename=$base.jfr,settings=default
+   -cp bench/target/benchmarks.jar)
+flock /tmp/breakwater-bench.lock bash -c '
+  echo "hold start $(date -u +%H:%M:%S) $(uptime)" >> "$1.log"
+  shift
+  timeout 470 "$@" >> "$0.log" 2>&1 || echo "exit $?" >> "$0.log"
+  echo "hold end $(date -u +%H:%M:%S) $(uptime)" >> "$0.log"
+' "$base" "$base" "${J[@]}" dev.breakwater.bench.ycsb.SideBySide --engines "$engine" --records 1000000 \
+  --operations 100000000 --max-seconds 60 --memory "$mem" --write-memory "$wmem" --repetitions 1 "$dio" \
+  "${phases[@]}" --quiet --dir "/tmp/ycsb13/data-$tag" --json "$base.json" "$@"
