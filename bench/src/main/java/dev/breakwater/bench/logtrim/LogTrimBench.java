@@ -49,8 +49,12 @@ import java.util.stream.Stream;
  * with nothing flushed (large write memory and log limit), waits until the packer compressed every
  * sealed segment ({@code --variant lz4}) or not ({@code plain}), copies the directory (the crash
  * image: the log is synced, no other file changes), and times {@link StorageEngine#open} on
- * {@code --repeat} copies: replay of the whole log into memory, decompressing packed segments on
- * three threads ahead of replay.
+ * {@code --repeat} copies after one untimed open of another copy (class loading, first JIT
+ * compilations): replay of the whole log into memory, decompressing packed segments on three threads
+ * ahead of replay. With {@code --cold true} the operating system's page cache is
+ * dropped before each timed open (as after a machine restart, when the log must come from the disk;
+ * needs write access to {@code /proc/sys/vm/drop_caches}, i.e. root); without it the copies are
+ * still in the page cache and recovery reads memory.
  *
  * <p>Not thread-safe; a command-line driver.
  */
@@ -70,6 +74,7 @@ public final class LogTrimBench {
             "  --max-log-mb N           (default 64)    --segment-mb N (default 8)",
             "  --log-mb N               recovery mode: log to replay (default 64)",
             "  --repeat N               recovery mode: timed opens (default 3)",
+            "  --cold true|false        recovery mode: drop the page cache before each open (root; default false)",
             "  --dir PATH               working directory (default /tmp/waltrim/bench)",
             "  --out FILE               JSON result");
 
@@ -269,6 +274,7 @@ public final class LogTrimBench {
         long logMb = Long.parseLong(o.getOrDefault("log-mb", "64"));
         int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
         int repeat = Integer.parseInt(o.getOrDefault("repeat", "3"));
+        boolean cold = Boolean.parseBoolean(o.getOrDefault("cold", "false"));
         // Room for the whole log in memory, so nothing is flushed and recovery replays all of it.
         long writeMb = Math.max(256, logMb * 3);
         StorageConfig config = StorageConfig.builder()
@@ -290,6 +296,7 @@ public final class LogTrimBench {
         out.put("mode", "recovery");
         out.put("variant", variant);
         out.put("log-mb", logMb);
+        out.put("cold", cold);
         List<Path> images = new ArrayList<>();
         try (StorageEngine engine = StorageEngine.open(dir, config)) {
             Dataset ds = engine.createDataset(spec());
@@ -316,7 +323,9 @@ public final class LogTrimBench {
             out.put("log-span-bytes", engine.statistics().logSizeBytes());
             out.put("log-disk-bytes", engine.logDiskBytes());
             out.put("packer", engine.logPackerStatistics());
-            for (int i = 0; i < repeat; i++) {
+            // One more image than timed opens: the first open is untimed, so the timed ones do not
+            // include class loading and the JIT's first compilations of the replay path.
+            for (int i = 0; i <= repeat; i++) {
                 Path image = root.resolve("recovery-image-" + variant + "-" + logMb + "-" + i);
                 deleteTree(image);
                 copyTree(dir, image);
@@ -326,18 +335,35 @@ public final class LogTrimBench {
         deleteTree(dir);
         List<Double> seconds = new ArrayList<>();
         for (Path image : images) {
+            if (cold) {
+                dropPageCache();
+            }
             long start = System.nanoTime();
             StorageEngine recovered = StorageEngine.open(image, config);
             seconds.add((System.nanoTime() - start) / 1e9);
             recovered.close();
             deleteTree(image);
         }
+        out.put("first-open-seconds", seconds.remove(0));
         out.put("open-seconds", seconds);
         out.put("open-seconds-median", seconds.stream().sorted().toList().get(seconds.size() / 2));
         return out;
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** Writes every dirty page back, then asks the kernel to drop clean page-cache pages, dentries and inodes. */
+    static void dropPageCache() throws IOException, InterruptedException {
+        Path control = Path.of("/proc/sys/vm/drop_caches");
+        if (!Files.isWritable(control)) {
+            throw new IllegalStateException("--cold true needs write access to " + control + " (run as root)");
+        }
+        Process sync = new ProcessBuilder("sync").inheritIO().start();
+        if (sync.waitFor() != 0) {
+            throw new IOException("sync exited with " + sync.exitValue());
+        }
+        Files.writeString(control, "3");
+    }
 
     interface Worker {
         void run(int thread) throws Exception;
