@@ -11,9 +11,7 @@ import dev.breakwater.txn.Tuple;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -78,11 +76,7 @@ public class CommitPathAllocationBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         engine.close();
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
+        BenchTree.deleteRecursively(dir);
     }
 
     private int next() {
