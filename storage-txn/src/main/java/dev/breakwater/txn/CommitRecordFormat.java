@@ -53,7 +53,11 @@ final class CommitRecordFormat {
      * @param into a little-endian heap buffer to reuse, or null
      */
     static ByteBuffer encode(List<TreeOp> ops, ByteBuffer into) {
-        int size = payloadBytes(ops);
+        return encode(ops, payloadBytes(ops), into);
+    }
+
+    /** As {@link #encode(List, ByteBuffer)}, for a caller that already has {@code size = payloadBytes(ops)}. */
+    static ByteBuffer encode(List<TreeOp> ops, int size, ByteBuffer into) {
         ByteBuffer b = into != null && into.capacity() >= size ? into.clear()
                 : ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.put(VERSION).putInt(ops.size());

@@ -52,7 +52,7 @@ final class CommitScratch {
             int capacity = (int) Math.min(MAX_KEPT_BYTES, Math.max(size, 2L * payload.capacity()));
             payload = ByteBuffer.allocate(capacity).order(ByteOrder.LITTLE_ENDIAN);
         }
-        return CommitRecordFormat.encode(ops, size <= payload.capacity() ? payload : null);
+        return CommitRecordFormat.encode(ops, size, size <= payload.capacity() ? payload : null);
     }
 
     /** Forgets the commit's operations (keeps the list's and the buffer's capacity). */
