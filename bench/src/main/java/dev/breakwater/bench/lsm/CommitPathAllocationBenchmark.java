@@ -80,12 +80,8 @@ public class CommitPathAllocationBenchmark {
     }
 
     private int next() {
-        long x = seed;
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        seed = x;
-        return (int) ((x >>> 1) % KEYS);
+        seed = BenchKeys.xorshift(seed);
+        return BenchKeys.index(seed, KEYS);
     }
 
     @Benchmark
