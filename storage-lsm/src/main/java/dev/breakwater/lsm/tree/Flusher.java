@@ -76,6 +76,11 @@ final class Flusher {
     private byte[] lastFlushedLargest;
     /** (log position, bytes) of recent partial flushes, for the β rule. Job thread only. */
     private final ArrayDeque<long[]> partialFlushes = new ArrayDeque<>();
+    /**
+     * Test hook, null in production: runs in every step right after it read the sealed tables and
+     * before it looks at the flush requests, so a test can make a request land in that window.
+     */
+    volatile Runnable afterStepReadSealedTables;
 
     Flusher(LsmTree tree) {
         this.tree = tree;
@@ -95,6 +100,11 @@ final class Flusher {
     /** Bytes of memory-triggered partial flushes asked for and not flushed yet. */
     long pendingMemoryFlushBytes() {
         return memoryRequestedBytes.get();
+    }
+
+    /** True while a full flush is asked for and not yet picked. */
+    boolean fullFlushRequested() {
+        return fullRequested;
     }
 
     void requestFullFlush() {
@@ -158,6 +168,10 @@ final class Flusher {
             oldest = tree.immutables.isEmpty() ? null : tree.immutables.get(tree.immutables.size() - 1);
             levels = tree.memoryLevels;
         }
+        Runnable hook = afterStepReadSealedTables;
+        if (hook != null) {
+            hook.run();
+        }
         if (oldest != null) {
             if (!tree.options.partitioned() || (oldest.directToDisk && levels.isEmpty())) {
                 flushOne(oldest);
@@ -171,11 +185,14 @@ final class Flusher {
             return false;
         }
         if (fullRequested) {
-            MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickFull(tree.memoryLevels.metas(), busy));
-            if (task == BLOCKED) {
-                return false;
-            }
+            // Cleared before the pick: a request made from here on (a flush() that seals a new M0)
+            // asks for another full flush rather than being absorbed by this one.
             fullRequested = false;
+            MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickFull(tree.memoryLevels.metas(), busy), true);
+            if (task == BLOCKED || task == SEAL_FIRST) {
+                fullRequested = true;
+                return task == SEAL_FIRST; // a sealed table joins the memory levels first, on the next step
+            }
             if (task != null) {
                 flushMemoryTables(task, FlushCause.EXPLICIT, false);
             }
@@ -219,14 +236,30 @@ final class Flusher {
 
     /** What {@link #pickAndMark} returns when the only tables to take are busy in a memory merge. */
     private static final MemoryFlushTask BLOCKED = new MemoryFlushTask(MemoryFlushTask.Kind.FULL, List.of(), "blocked by a memory merge");
+    /** What {@link #pickAndMark} returns to a full flush while a sealed table still waits to join the memory levels. */
+    private static final MemoryFlushTask SEAL_FIRST = new MemoryFlushTask(MemoryFlushTask.Kind.FULL, List.of(), "a sealed table waits");
+
+    /** {@link #pickAndMark(java.util.function.Function, boolean)} for a pick that may leave sealed tables waiting. */
+    private MemoryFlushTask pickAndMark(java.util.function.Function<Set<Long>, Optional<MemoryFlushTask>> picker) {
+        return pickAndMark(picker, false);
+    }
 
     /**
      * Picks under the state lock, skipping tables a memory merge is reading, and marks the pick's
      * tables busy. Returns null if there is nothing to flush, or {@link #BLOCKED} (and remembers to
      * wait for {@link #memoryTablesReleased}) if only busy tables stand in the way.
+     *
+     * @param noSealedTable for a full flush: return {@link #SEAL_FIRST} if a sealed table waits. The
+     *                      check is made under the same lock as the pick, because the flush() that
+     *                      asked for this full flush may have sealed M0 after this step last looked
+     *                      at the sealed tables; flushing the memory levels without that M0 would let
+     *                      flush() return (and close() drop memory) with its writes still in memory.
      */
-    private MemoryFlushTask pickAndMark(java.util.function.Function<Set<Long>, Optional<MemoryFlushTask>> picker) {
+    private MemoryFlushTask pickAndMark(java.util.function.Function<Set<Long>, Optional<MemoryFlushTask>> picker, boolean noSealedTable) {
         synchronized (tree.stateLock) {
+            if (noSealedTable && !tree.immutables.isEmpty()) {
+                return SEAL_FIRST;
+            }
             Optional<MemoryFlushTask> task = picker.apply(tree.busyMemoryTables);
             if (task.isPresent()) {
                 for (MemorySSTableMeta m : task.get().allTables()) {

@@ -825,6 +825,10 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * Closes the tree: with {@code flushFirst}, memory tables are flushed first (a clean shutdown);
      * without, their contents are dropped (the log must hold them). Waits for running flushes and
      * merges. Idempotent.
+     *
+     * @throws IOException with {@code flushFirst}, if a flush failed or memory still held writes after
+     *                     it (the tree is closed all the same; its memory is then only in the log,
+     *                     which the caller must not truncate)
      */
     public void close(boolean flushFirst) throws IOException {
         if (closed) {
@@ -833,6 +837,15 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         try {
             if (flushFirst && backgroundError == null) {
                 flush();
+                // flush() covers what was written before it; check, because the engine truncates
+                // the log after a clean close: memory left here would be lost for good.
+                for (int again = 0; again < 3 && !memoryIsEmpty(); again++) {
+                    flush();
+                }
+                if (!memoryIsEmpty()) {
+                    throw new IOException("tree " + name + ": memory still holds writes after flushing at close ("
+                            + current.memory + ", " + current.immutables.size() + " sealed tables); they are only in the log");
+                }
             }
         } finally {
             closed = true;
@@ -848,6 +861,13 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 memoryLevels = MemoryLevels.empty(options.memoryLevels());
             }
             versions.close();
+        }
+    }
+
+    /** True if no memory table or memory SSTable holds an entry. */
+    private boolean memoryIsEmpty() {
+        synchronized (stateLock) {
+            return current.active.component.isEmpty() && immutables.isEmpty() && memoryLevels.isEmpty();
         }
     }
 
