@@ -211,8 +211,20 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         return level < bloomBitsPerLevel.length ? bloomBitsPerLevel[level] : bloomBitsPerKey;
     }
 
+    /**
+     * The merge settings; L0 merges wait for up to {@link #l0MaxGroups()} groups when the level below
+     * is large against L0 ({@link MergeSettings#l0MaxGroups()}).
+     */
     MergeSettings mergeSettings() {
-        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes, l0MergeTables);
+        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes, l0MergeTables, l0MaxGroups());
+    }
+
+    /**
+     * The deepest L0 an amortized L0 merge waits for: two groups below the slowdown, so that the
+     * flushes during the merge meet the slowdown late (BATCHED's trigger), and never below {@code l0MergeGroups}.
+     */
+    int l0MaxGroups() {
+        return Math.max(l0MergeGroups, l0SlowdownGroups - 2);
     }
 
     /** Options for SSTables written into {@code level}. */
