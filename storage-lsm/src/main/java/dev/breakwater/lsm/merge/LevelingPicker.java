@@ -31,6 +31,9 @@ import java.util.Set;
  * least {@code 1 / }{@link #L0_OVERLAP_RATIO} of the bytes below that overlap it; otherwise they wait
  * for more groups, up to {@code l0MaxGroups}, where they are due whatever L1 holds (so flushes do not
  * reach the slowdown limit). While L1 is small the merge runs at {@code l0MergeGroups} as before.
+ * While an L0 merge runs, a second one (the scheduler runs two per tree) takes only a slice whose
+ * own overlap ratio is at most {@link #L0_OVERLAP_RATIO}: what the first merge left are thin slices
+ * beside it, each overlapping whole L1 tables.
  * The level with the highest score {@code >= 1} that has a pickable table merges:
  * <ul>
  *   <li>From L0, the smallest group (fewest tables) goes first. Its table that minimizes
@@ -125,7 +128,10 @@ public final class LevelingPicker implements MergePicker {
             if (level != 0) {
                 t = LevelMerges.fromLevel(v, level, busy, ls[1], "");
             } else if (groupScore >= 1.0) {
-                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "");
+                // While an L0 merge runs, what it left are slices beside it; under random keys such a
+                // slice is thin against whole L1 tables (measured: 2 MB of L0 with 25 MB of L1).
+                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "",
+                        anyL0Busy(v, busy) ? L0_OVERLAP_RATIO : Double.MAX_VALUE);
             } else {
                 t = LevelMerges.allOfL0(v, busy, ls[1], retiring ? 2 : 1, tableScore(v, s) >= 1.0 ? "table-count" : "bytes");
             }
@@ -157,6 +163,18 @@ public final class LevelingPicker implements MergePicker {
         long below = overlappingBelow(v, target);
         double amortized = below == 0 ? Double.POSITIVE_INFINITY : L0_OVERLAP_RATIO * v.levelBytes(0) / below;
         return Math.max(atMax, Math.min(atMin, amortized));
+    }
+
+    /** True if a table of L0 is in {@code busy} (an L0 merge is running). */
+    static boolean anyL0Busy(Version v, Set<Long> busy) {
+        for (Run g : v.level(0)) {
+            for (TableMeta t : g.tables()) {
+                if (busy.contains(t.fileNumber())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Bytes of levels {@code 1..target} (those that exist) overlapping the key range of all of L0. */

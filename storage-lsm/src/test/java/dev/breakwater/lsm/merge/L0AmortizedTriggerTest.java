@@ -102,6 +102,22 @@ class L0AmortizedTriggerTest {
     }
 
     @Test
+    void besideARunningL0MergeOnlyAnAmortizedSliceStarts() {
+        // Six groups: due. An L0 merge of the a-m side runs (its L0 and L1 tables are busy). What is
+        // left is the n-z side of the oldest group: 10 B of L0 over the 600 B L1 table n-z, ratio 60,
+        // so it waits for the running merge; over a 20 B L1 table (ratio 2) it starts beside it.
+        String l0 = "L0: a-m:10 | a-m:10 | a-m:10 | a-m:10 | a-m:10 | a-m:10 n-z:10";
+        Set<Long> running = Set.of(1L, 2L, 3L, 4L, 5L, 6L, 8L);
+        Version v = Scenario.parse(l0 + "\nL1: a-m:60 n-z:600");
+        assertTrue(picker.pick(v, running, settings).isEmpty(), "a 10 B slice over 600 B of L1 beside a running L0 merge");
+        Version cheap = Scenario.parse(l0 + "\nL1: a-m:60 n-z:20");
+        MergeTask t = picker.pick(cheap, running, settings).orElseThrow();
+        assertEquals(Set.of(7L, 9L), files(t), t.reason());
+        // With nothing running the best-ratio slice is taken, whatever its ratio, as before.
+        assertTrue(picker.pick(v, Set.of(), settings).isPresent());
+    }
+
+    @Test
     void aMaximumBelowTheMinimumIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new MergeSettings(10, 4, 100, 1000, 0, 3));
         assertEquals(6, settings.withWriteMemory(50).l0MaxGroups());
