@@ -19,7 +19,7 @@ import java.util.Set;
  * {@code target(L_i) = max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write memory.
  *
  * <h2>Scores and choice</h2>
- * L0's score is the largest of its group score ({@link #groupScore}) and the volume terms of
+ * L0's score is the largest of its group score ({@code groupScore}) and the volume terms of
  * {@code volumeScore} ({@code |L0| / (l0MergeGroups·M)}, {@code L0 tables / l0MergeTables});
  * level {@code i}'s is {@code |L_i| / target(L_i)}.
  *

@@ -20,7 +20,7 @@ import java.time.Duration;
  * @param sizeRatio            T
  * @param l0MergeGroups        L0 groups at which an L0 merge is due
  * @param l0SlowdownGroups     L0 groups at which each flush is delayed (and the stall counted); leveling's
- *                             amortized L0 merges wait for at most two groups fewer ({@link #l0MaxGroups()})
+ *                             amortized L0 merges wait for at most two groups fewer ({@code l0MaxGroups()})
  * @param l0StopGroups         L0 groups at which flushes wait for merges
  * @param policy               merge policy
  * @param bloomBitsPerKey      Bloom filter bits per key (10 gives about 1% false positives), for every
