@@ -7,7 +7,7 @@ Usage: issue13-report.py OUT.json TAG[:REP] ...   (e.g. out.json q1:1 q2:2)
 """
 import json, sys, statistics, os
 
-RUNS = '/tmp/ycsb13/runs'
+RUNS = os.environ.get('ISSUE13_DIR', '/tmp/ycsb13') + '/runs'
 TARGETS = {'load': ('≥ 1.0', 1.0), 'writeonly': ('≥ 1.2', 1.2), 'a': ('≥ 1.0', 1.0), 'c': ('≥ 0.9', 0.9), 'e': ('≥ 1.0', 1.0)}
 ORDER = ['load', 'writeonly', 'a', 'c', 'e']
 

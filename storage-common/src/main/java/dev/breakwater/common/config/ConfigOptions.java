@@ -109,14 +109,16 @@ public final class ConfigOptions {
                     + "8 bytes times the reserve must stay below half of M0.");
     public static final Option<Integer> L0_SLOWDOWN_GROUPS = define("l0-slowdown-groups", ValueType.INT, 8, "groups",
             1, 1000, null, null,
-            "Number of L0 groups at which writes are slowed down so merges can catch up.");
+            "Number of L0 groups at which writes are slowed down so merges can catch up. With LEVELING, L0 merges wait "
+                    + "for up to this minus 2 groups while the L1 bytes they would rewrite exceed twice L0 (see l0-merge-policy).");
     public static final Option<Integer> L0_STOP_GROUPS = define("l0-stop-groups", ValueType.INT, 12, "groups",
             2, 1000, null, null,
             "Number of L0 groups at which writes stop until merges reduce it.");
     public static final Option<L0MergePolicy> L0_MERGE_POLICY = define("l0-merge-policy", ValueType.enumOf(L0MergePolicy.class),
             L0MergePolicy.GROUPS, "", null, null, null, null,
-            "With LEVELING: GROUPS merges L0 into L1 at min(4, l0-slowdown-groups) groups and sizes levels from the tree's "
-                    + "write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
+            "With LEVELING: GROUPS merges L0 into L1 from min(4, l0-slowdown-groups) groups once L0 holds at least half "
+                    + "the L1 bytes the merge rewrites, and at l0-slowdown-groups - 2 groups in any case (fewer, larger L0 "
+                    + "merges while L1 is large), and sizes levels from the tree's write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
                     + "batch (groups times M), for fewer, larger L0 merges and less write amplification at the cost of more L0 "
                     + "groups to read (docs/design.md).");
     public static final Option<Integer> L0_MERGE_TABLES = define("l0-merge-tables", ValueType.INT, 0, "tables",

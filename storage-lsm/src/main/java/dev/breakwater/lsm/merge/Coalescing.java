@@ -35,7 +35,11 @@ import java.util.Set;
  *       {@link #MIN_L0_TABLES} key-consecutive oldest-group tables (no newer L0 table in its gaps)
  *       is merged with the L1 tables overlapping its span, an ordinary L0 merge. (The root cause
  *       is that L0's score counts groups, not tables; this hook leaves the picker's L0 policy
- *       alone.)</li>
+ *       alone.) Only while those L1 tables hold at most {@link LevelingPicker#L0_OVERLAP_RATIO}
+ *       times the stretch's bytes: under random keys a stretch of the oldest group is a thin
+ *       slice of the key space over large L1 tables (measured in issue 13: 9 MB of L0 merged
+ *       with a 67 MB L1 table, again and again while the picker's amortized L0 trigger waited),
+ *       and a rewrite of the L1 table per few MB of L0 is exactly the cost that trigger avoids.</li>
  *   <li><b>Growing a small neighbour</b>: the output of an L0 coalescing, and a picked trivial move
  *       ({@link TrivialMove}), is merged together with the output run's table right next to its
  *       span (no table of that run lies between them) when that table is small: together at most
@@ -147,6 +151,9 @@ public final class Coalescing {
             return Optional.empty();
         }
         List<TableMeta> below = l1 == null ? List.of() : l1.overlapping(any.get(0).smallest(), any.get(any.size() - 1).largest());
+        if (bytes(below) > LevelingPicker.L0_OVERLAP_RATIO * bytes(any)) {
+            return Optional.empty(); // too small a batch for what it rewrites: L0's own triggers take it later, whole
+        }
         for (TableMeta t : below) {
             if (busy.contains(t.fileNumber())) {
                 return Optional.empty();

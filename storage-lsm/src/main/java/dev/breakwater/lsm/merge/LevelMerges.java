@@ -37,6 +37,14 @@ final class LevelMerges {
      * along), for leveling and Garnering; {@code suffix} follows the target level in the reason.
      */
     static Optional<MergeTask> fromL0(Version v, Set<Long> busy, double score, int target, String suffix) {
+        return fromL0(v, busy, score, target, suffix, Double.MAX_VALUE);
+    }
+
+    /**
+     * {@link #fromL0(Version, Set, double, int, String)}, taking only a slice whose overlap ratio
+     * (bytes below / bytes from L0) is at most {@code maxRatio}.
+     */
+    static Optional<MergeTask> fromL0(Version v, Set<Long> busy, double score, int target, String suffix, double maxRatio) {
         List<Run> groups = new ArrayList<>(v.level(0));
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
@@ -66,7 +74,7 @@ final class LevelMerges {
                     continue;
                 }
                 double ratio = (double) (bytes(below) + bytes(twoBelow)) / Math.max(1, bytes(l0));
-                if (ratio < bestRatio) {
+                if (ratio < bestRatio && ratio <= maxRatio) {
                     bestRatio = ratio;
                     List<MergeTask.Input> inputs = new ArrayList<>(l0);
                     if (!below.isEmpty()) {

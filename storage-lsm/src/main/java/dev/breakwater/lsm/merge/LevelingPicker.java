@@ -1,7 +1,10 @@
 package dev.breakwater.lsm.merge;
 
+import dev.breakwater.lsm.version.Run;
+import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -16,9 +19,21 @@ import java.util.Set;
  * {@code target(L_i) = max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write memory.
  *
  * <h2>Scores and choice</h2>
- * L0's score is the largest of {@code groups / l0MergeGroups} and the volume terms of
+ * L0's score is the largest of its group score ({@code groupScore}) and the volume terms of
  * {@code volumeScore} ({@code |L0| / (l0MergeGroups·M)}, {@code L0 tables / l0MergeTables});
  * level {@code i}'s is {@code |L_i| / target(L_i)}.
+ *
+ * <h2>When L0 merges: amortized over the level below</h2>
+ * Under random keys an L0 merge rewrites all of the level below it (every group spans the key
+ * space), so its cost per byte taken from L0 is {@code |L1| / |L0|}: merging at a fixed group count
+ * while L1 grows to hundreds of MB makes every byte flushed cost several bytes of merge (7.6 in the
+ * issue-13 measurements). So L0 merges are due at {@code l0MergeGroups} groups only once L0 holds at
+ * least {@code 1 / }{@link #L0_OVERLAP_RATIO} of the bytes below that overlap it; otherwise they wait
+ * for more groups, up to {@code l0MaxGroups}, where they are due whatever L1 holds (so flushes do not
+ * reach the slowdown limit). While L1 is small the merge runs at {@code l0MergeGroups} as before.
+ * While an L0 merge runs, a second one (the scheduler runs two per tree) takes only a slice whose
+ * own overlap ratio is at most {@link #L0_OVERLAP_RATIO}: what the first merge left are thin slices
+ * beside it, each overlapping whole L1 tables.
  * The level with the highest score {@code >= 1} that has a pickable table merges:
  * <ul>
  *   <li>From L0, the smallest group (fewest tables) goes first. Its table that minimizes
@@ -56,6 +71,12 @@ import java.util.Set;
  */
 public final class LevelingPicker implements MergePicker {
 
+    /**
+     * An L0 merge between {@code l0MergeGroups} and {@code l0MaxGroups} groups is due once the bytes
+     * it would rewrite below are at most this many times the bytes it takes from L0.
+     */
+    public static final double L0_OVERLAP_RATIO = 2.0;
+
     /** Retire L1 only once the write memory exceeds what would add it by this factor. */
     static final double RETIRE_FACTOR = 1.5;
 
@@ -91,7 +112,7 @@ public final class LevelingPicker implements MergePicker {
         int last = v.levelCount() - 1;
         boolean retiring = retiringL1(v, s);
         List<double[]> scored = new ArrayList<>(); // {level, score}
-        double groupScore = (double) v.level(0).size() / s.l0MergeGroups();
+        double groupScore = groupScore(v, s, retiring ? 2 : 1);
         double l0Score = Math.max(groupScore, volumeScore(v, s));
         scored.add(new double[] {0, l0Score});
         for (int i = retiring ? 2 : 1; i < last; i++) {
@@ -107,7 +128,10 @@ public final class LevelingPicker implements MergePicker {
             if (level != 0) {
                 t = LevelMerges.fromLevel(v, level, busy, ls[1], "");
             } else if (groupScore >= 1.0) {
-                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "");
+                // While an L0 merge runs, what it left are slices beside it; under random keys such a
+                // slice is thin against whole L1 tables (measured: 2 MB of L0 with 25 MB of L1).
+                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "",
+                        anyL0Busy(v, busy) ? L0_OVERLAP_RATIO : Double.MAX_VALUE);
             } else {
                 t = LevelMerges.allOfL0(v, busy, ls[1], retiring ? 2 : 1, tableScore(v, s) >= 1.0 ? "table-count" : "bytes");
             }
@@ -119,6 +143,57 @@ public final class LevelingPicker implements MergePicker {
             return LevelMerges.fromLevel(v, 1, busy, 0, ""); // low priority: drain L1 into L2
         }
         return Optional.empty();
+    }
+
+    /**
+     * L0's score from its group count for a merge into {@code target} (1, or 2 while L1 retires):
+     * {@code groups / l0MergeGroups} below {@code l0MergeGroups} groups; from there the larger of
+     * {@code groups / l0MaxGroups} and {@code min(groups / l0MergeGroups, r·|L0| / below)}, where
+     * {@code below} is the bytes of the target level (and of L1 when the target is L2) that overlap
+     * L0's key range and {@code r} is {@link #L0_OVERLAP_RATIO}. It reaches 1 at {@code l0MergeGroups}
+     * groups when L0 is large enough against what it rewrites, and at {@code l0MaxGroups} groups in any case.
+     */
+    static double groupScore(Version v, MergeSettings s, int target) {
+        int groups = v.level(0).size();
+        double atMin = (double) groups / s.l0MergeGroups();
+        if (atMin < 1.0 || s.l0MaxGroups() == s.l0MergeGroups()) {
+            return atMin;
+        }
+        double atMax = (double) groups / s.l0MaxGroups();
+        long below = overlappingBelow(v, target);
+        double amortized = below == 0 ? Double.POSITIVE_INFINITY : L0_OVERLAP_RATIO * v.levelBytes(0) / below;
+        return Math.max(atMax, Math.min(atMin, amortized));
+    }
+
+    /** True if a table of L0 is in {@code busy} (an L0 merge is running). */
+    static boolean anyL0Busy(Version v, Set<Long> busy) {
+        for (Run g : v.level(0)) {
+            for (TableMeta t : g.tables()) {
+                if (busy.contains(t.fileNumber())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Bytes of levels {@code 1..target} (those that exist) overlapping the key range of all of L0. */
+    static long overlappingBelow(Version v, int target) {
+        byte[] lo = null;
+        byte[] hi = null;
+        for (Run g : v.level(0)) {
+            for (TableMeta t : g.tables()) {
+                lo = lo == null || Arrays.compareUnsigned(t.smallest(), lo) < 0 ? t.smallest() : lo;
+                hi = hi == null || Arrays.compareUnsigned(t.largest(), hi) > 0 ? t.largest() : hi;
+            }
+        }
+        long bytes = 0;
+        for (int level = 1; lo != null && level <= target && level < v.levelCount(); level++) {
+            for (Run r : v.level(level)) {
+                bytes += LevelMerges.bytes(r.overlapping(lo, hi));
+            }
+        }
+        return bytes;
     }
 
     /**

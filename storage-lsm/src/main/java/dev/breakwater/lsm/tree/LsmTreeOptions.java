@@ -19,7 +19,8 @@ import java.time.Duration;
  * @param targetTableBytes     flush and merge outputs are cut into SSTables of about this size
  * @param sizeRatio            T
  * @param l0MergeGroups        L0 groups at which an L0 merge is due
- * @param l0SlowdownGroups     L0 groups at which each flush is delayed (and the stall counted)
+ * @param l0SlowdownGroups     L0 groups at which each flush is delayed (and the stall counted); leveling's
+ *                             amortized L0 merges wait for at most two groups fewer ({@code l0MaxGroups()})
  * @param l0StopGroups         L0 groups at which flushes wait for merges
  * @param policy               merge policy
  * @param bloomBitsPerKey      Bloom filter bits per key (10 gives about 1% false positives), for every
@@ -211,8 +212,20 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         return level < bloomBitsPerLevel.length ? bloomBitsPerLevel[level] : bloomBitsPerKey;
     }
 
+    /**
+     * The merge settings; L0 merges wait for up to {@link #l0MaxGroups()} groups when the level below
+     * is large against L0 ({@link MergeSettings#l0MaxGroups()}).
+     */
     MergeSettings mergeSettings() {
-        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes, l0MergeTables);
+        return new MergeSettings(sizeRatio, l0MergeGroups, memoryTableBytes, targetTableBytes, l0MergeTables, l0MaxGroups());
+    }
+
+    /**
+     * The deepest L0 an amortized L0 merge waits for: two groups below the slowdown, so that the
+     * flushes during the merge meet the slowdown late (BATCHED's trigger), and never below {@code l0MergeGroups}.
+     */
+    int l0MaxGroups() {
+        return Math.max(l0MergeGroups, l0SlowdownGroups - 2);
     }
 
     /** Options for SSTables written into {@code level}. */

@@ -80,6 +80,10 @@ final class MergeScheduler {
             }
             runningTasks.add(t);
             running++;
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("tree {}: merge of {} B into L{} ({} B in L0): {}", tree.name, t.inputBytes(), t.outputLevel(),
+                        v.levelBytes(0), t.reason());
+            }
             tree.resources.mergeExecutor().execute(() -> execute(t));
         }
         notifyAll();

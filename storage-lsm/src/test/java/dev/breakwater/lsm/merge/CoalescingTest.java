@@ -71,7 +71,7 @@ class CoalescingTest {
         // Flushes of a second pass over the same keys: disjoint from each other, overlapping L1.
         Version v = Scenario.parse("""
                 L0: b-c:10 d-e:10 f-g:10 h-i:10
-                L1: a-a:50 c-h:500 x-z:500
+                L1: a-a:50 c-h:60 x-z:500
                 """);
         assertTrue(picker.pick(v, Set.of(), settings).isEmpty(), "one group: the group trigger never fires");
         MergeTask t = pick(v, Set.of()).orElseThrow();
@@ -82,6 +82,23 @@ class CoalescingTest {
                 L0: b-c:10 d-e:10 f-g:10
                 L1: c-h:500
                 """), Set.of()).isEmpty(), "fewer than the minimum");
+    }
+
+    @Test
+    void aThinStretchOverALargeL1TableWaits() {
+        // Random keys after a level was added: 40 B of the oldest group over a 500 B L1 table would
+        // rewrite 12.5 bytes of L1 per byte taken from L0 (more than L0_OVERLAP_RATIO = 2); the
+        // picker's own L0 triggers take L0 later, in a larger batch.
+        Version v = Scenario.parse("""
+                L0: b-c:10 d-e:10 f-g:10 h-i:10
+                L1: a-a:50 c-h:500 x-z:500
+                """);
+        assertTrue(pick(v, Set.of()).isEmpty());
+        // At 2 bytes below per byte of L0 it merges.
+        assertTrue(pick(Scenario.parse("""
+                L0: b-c:10 d-e:10 f-g:10 h-i:10
+                L1: a-a:50 c-h:80 x-z:500
+                """), Set.of()).isPresent());
     }
 
     @Test
