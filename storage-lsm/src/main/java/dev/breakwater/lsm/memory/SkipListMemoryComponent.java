@@ -150,12 +150,39 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         return new NodeRecordCursor(head.get(0));
     }
 
+    /** The first node at level 0: O(1). */
+    @Override
+    public byte[] firstKey() {
+        long first = head.get(0);
+        return first == NIL ? null : SkipListNodes.copyKey(first);
+    }
+
+    /** The last node, found by running to the end of each level from the top down: O(log n) expected. */
+    @Override
+    public byte[] lastKey() {
+        long x = lastNode();
+        return x == HEAD ? null : SkipListNodes.copyKey(x);
+    }
+
     @Override
     public boolean isEmpty() {
         return head.get(0) == NIL;
     }
 
     // ---------------------------------------------------------------- skip-list internals
+
+    /** The last node at level 0, HEAD if empty: each level's end, the next level's search starting from it. */
+    long lastNode() {
+        long x = HEAD;
+        for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            long next = next(x, level);
+            while (next != NIL) {
+                x = next;
+                next = next(x, level);
+            }
+        }
+        return x;
+    }
 
     /** The first node whose entry is not before {@code (key, lsn)}: the newest version of key visible at lsn, if any. */
     long seek(byte[] key, int keyLen, long lsn) {
