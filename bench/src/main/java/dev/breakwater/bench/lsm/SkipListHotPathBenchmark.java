@@ -30,7 +30,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * of write memory): a point {@code get} of a present key (YCSB's read, and the read before every
  * update), a {@code put} into an M0 that already holds {@code m0MiB} of records, and the seal of such
  * an M0: learning its key range (what {@code Flusher.keyRange} does) and copying its records into
- * memory SSTables ({@link MemorySSTable#build}, what a seal into the memory levels does).
+ * memory SSTables ({@link MemorySSTable#build}, what a seal into the memory levels does). The key
+ * range is measured both ways: {@code keyRangeFullPass} is the pass over every record that
+ * {@code Flusher.keyRange} made before issue 13's sixth session, {@code keyRange} the
+ * {@link MemoryComponent#firstKey()}/{@link MemoryComponent#lastKey()} it uses now.
  *
  * <p>Keys are YCSB's: {@code "user"} followed by the FNV-64 hash of the record number in decimal,
  * encoded as the YCSB binding encodes its string key ({@link KeyEncoder#writeString}: a type tag,
@@ -212,6 +215,15 @@ public class SkipListHotPathBenchmark {
             }
         }
         return any ? new byte[][] {MemorySSTable.copyKey(first, firstLength), MemorySSTable.copyKey(last, lastLength)} : null;
+    }
+
+    /** The seal's first step after the change: the component reports its first and last key. */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public byte[][] keyRange(Filled f) {
+        byte[] first = f.component.firstKey();
+        return first == null ? null : new byte[][] {first, f.component.lastKey()};
     }
 
     /**
