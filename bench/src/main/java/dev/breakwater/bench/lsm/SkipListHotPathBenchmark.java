@@ -6,9 +6,12 @@ import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.memory.MemoryComponent;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.RecordCursor;
+import dev.breakwater.lsm.memory.RecordMerger;
 import dev.breakwater.lsm.memory.SkipListMemoryComponent;
 import dev.breakwater.lsm.memory.WriteMemoryPool;
 import dev.breakwater.lsm.memory.WriteMemoryPoolOptions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -57,6 +60,8 @@ public class SkipListHotPathBenchmark {
     static final int PUTS_PER_ITERATION = 8192;
     /** Holds the filled component, the put benchmark's growth and the seal's memory SSTables. */
     static final long POOL_BYTES = 1L << 30;
+    /** Record numbers of the M1 run's keys start here, far from M0's. */
+    static final long OTHER_KEYS = 1L << 40;
 
     /** A filled component and the keys it holds. */
     @State(Scope.Benchmark)
@@ -71,6 +76,8 @@ public class SkipListHotPathBenchmark {
         final ValueHolder out = new ValueHolder();
         long random = 0x9E3779B97F4A7C15L;
         int nextRecord;
+        /** An M1 run for the merging seal: memory SSTables of 16 MB holding as many other keys as M0. */
+        List<MemorySSTable> m1;
 
         @Setup(Level.Trial)
         public void fill() {
@@ -91,11 +98,18 @@ public class SkipListHotPathBenchmark {
             }
             keys = java.util.Arrays.copyOf(k, n);
             nextRecord = n;
+            try (MemoryComponent other = new SkipListMemoryComponent(pool)) {
+                for (int i = 0; i < n; i++) {
+                    put(other, ycsbKey(OTHER_KEYS + i), value, i);
+                }
+                m1 = sealed(pool, other.sealedRecords());
+            }
             System.out.printf("  [M0: %,d records, %,d MiB of pages]%n", component.entryCount(), component.bytesUsed() >> 20);
         }
 
         @TearDown(Level.Trial)
         public void close() {
+            m1.forEach(MemorySSTable::unref);
             component.close();
             pool.close();
         }
@@ -235,18 +249,36 @@ public class SkipListHotPathBenchmark {
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public int sealCopy(Filled f) {
-        int tables = 0;
-        try (RecordCursor c = f.component.sealedRecords()) {
+        List<MemorySSTable> tables = sealed(f.pool, f.component.sealedRecords());
+        tables.forEach(MemorySSTable::unref);
+        return tables.size();
+    }
+
+    /**
+     * The seal into a non-empty M1: M0 merged ({@link RecordMerger}) with an M1 run of as many other
+     * keys, into new memory SSTables, freed at once.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public int sealMerge(Filled f) {
+        List<MemorySSTable> tables = sealed(f.pool, new RecordMerger(List.of(f.component.sealedRecords(), MemorySSTable.records(f.m1))));
+        tables.forEach(MemorySSTable::unref);
+        return tables.size();
+    }
+
+    /** Builds memory SSTables of 16 MB from {@code records} (closing it), as {@code MemorySSTables.build} does. */
+    static List<MemorySSTable> sealed(WriteMemoryPool pool, RecordCursor records) {
+        List<MemorySSTable> tables = new ArrayList<>();
+        try (records) {
             while (true) {
-                MemorySSTable.BuildResult r = MemorySSTable.build(f.pool, c, 16L << 20, 10, 0, f.nextRecord);
-                if (r.table() == null) {
-                    if (r.status() == MemorySSTable.BuildStatus.POOL_EXHAUSTED) {
-                        throw new IllegalStateException("pool exhausted during the seal");
-                    }
-                    return tables;
+                MemorySSTable.BuildResult r = MemorySSTable.build(pool, records, 16L << 20, 10, 0, Long.MAX_VALUE);
+                if (r.status() == MemorySSTable.BuildStatus.POOL_EXHAUSTED) {
+                    throw new IllegalStateException("pool exhausted during the seal");
                 }
-                r.table().unref();
-                tables++;
+                if (r.table() != null) {
+                    tables.add(r.table());
+                }
                 if (r.status() == MemorySSTable.BuildStatus.END_OF_SOURCE) {
                     return tables;
                 }
