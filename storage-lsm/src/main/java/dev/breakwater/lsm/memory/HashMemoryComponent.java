@@ -44,7 +44,9 @@ import net.openhft.chronicle.core.UnsafeMemory;
  * <p>Invariants: (1) every bucket is sorted in entry order and, for skip-lists, level {@code i+1} is
  * a sub-list of level {@code i}; (2) a key is only ever in bucket {@code bucketOf(key)}; (3) nodes,
  * heads and the array are never unlinked, moved or freed before {@link #close()}; (4) every field of
- * a node but its next pointers is immutable once the node is reachable.
+ * a node but its next pointers is immutable once the node is reachable; (5) once a put has returned,
+ * {@code smallestNode} and {@code largestNode} hold nodes whose keys are the smallest and largest
+ * of every version put so far (the range for {@link #firstKey()}/{@link #lastKey()}).
  *
  * <p>Thread safety: as {@link MemoryComponent} states.
  */
