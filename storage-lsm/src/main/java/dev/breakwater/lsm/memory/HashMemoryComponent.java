@@ -10,6 +10,7 @@ import dev.breakwater.lsm.cursor.MergingCursor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import net.openhft.chronicle.core.UnsafeMemory;
 
@@ -43,7 +44,9 @@ import net.openhft.chronicle.core.UnsafeMemory;
  * <p>Invariants: (1) every bucket is sorted in entry order and, for skip-lists, level {@code i+1} is
  * a sub-list of level {@code i}; (2) a key is only ever in bucket {@code bucketOf(key)}; (3) nodes,
  * heads and the array are never unlinked, moved or freed before {@link #close()}; (4) every field of
- * a node but its next pointers is immutable once the node is reachable.
+ * a node but its next pointers is immutable once the node is reachable; (5) once a put has returned,
+ * {@code smallestNode} and {@code largestNode} hold nodes whose keys are the smallest and largest
+ * of every version put so far (the range for {@link #firstKey()}/{@link #lastKey()}).
  *
  * <p>Thread safety: as {@link MemoryComponent} states.
  */
@@ -71,6 +74,14 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
     private long[] partialTable;
     private int partialPages;
     private volatile boolean nonEmpty;
+    /**
+     * A node holding the smallest key stored, NIL while empty: keys are not ordered across buckets, so
+     * the key range is kept on every put rather than found by merging all buckets. Only lowered, by
+     * CAS, after the node is linked (its key is immutable and was written before).
+     */
+    private final AtomicLong smallestNode = new AtomicLong(NIL);
+    /** A node holding the largest key stored, NIL while empty; only raised, as {@link #smallestNode}. */
+    private final AtomicLong largestNode = new AtomicLong(NIL);
 
     /**
      * @param prefixLength    bytes of the key that are hashed, at least 1
@@ -121,6 +132,7 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
             SkipListNodes.init(node, height, tombstone, key, keyLen, value, valueLength, lsn);
             widenLsnRange(lsn);
             linkSkip(head, node, height, key, keyLen, lsn);
+            widenKeyRange(node, key, keyLen);
         } else {
             long node = memory.allocate(SkipListNodeDescriptor.nodeLength(1, keyLen, valueLength));
             if (node == ComponentMemory.NO_MEMORY) {
@@ -129,6 +141,7 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
             SkipListNodes.init(node, 1, tombstone, key, keyLen, value, valueLength, lsn);
             widenLsnRange(lsn);
             linkList(slot, node, key, keyLen, lsn);
+            widenKeyRange(node, key, keyLen);
         }
         if (!nonEmpty) {
             nonEmpty = true;
@@ -237,6 +250,35 @@ public final class HashMemoryComponent extends PagedMemoryComponent {
             return new MemoryComponentCursor(NIL, snapshotLsn);
         }
         return parts.size() == 1 ? parts.get(0) : new MergingCursor(parts, false, true);
+    }
+
+    /** O(1): the smallest key is tracked on every put. */
+    @Override
+    public byte[] firstKey() {
+        long node = smallestNode.get();
+        return node == NIL ? null : SkipListNodes.copyKey(node);
+    }
+
+    /** O(1): the largest key is tracked on every put. */
+    @Override
+    public byte[] lastKey() {
+        long node = largestNode.get();
+        return node == NIL ? null : SkipListNodes.copyKey(node);
+    }
+
+    /**
+     * Lowers {@link #smallestNode} and raises {@link #largestNode} to the linked {@code node} holding
+     * {@code key[0..keyLen)} where it lies outside them. Two reads of hot atomics when it does not.
+     */
+    private void widenKeyRange(long node, byte[] key, int keyLen) {
+        long low = smallestNode.get();
+        while ((low == NIL || SkipListNodes.compareKey(low, key, keyLen) > 0) && !smallestNode.compareAndSet(low, node)) {
+            low = smallestNode.get();
+        }
+        long high = largestNode.get();
+        while ((high == NIL || SkipListNodes.compareKey(high, key, keyLen) < 0) && !largestNode.compareAndSet(high, node)) {
+            high = largestNode.get();
+        }
     }
 
     @Override

@@ -83,6 +83,18 @@ public interface MemoryComponent extends AutoCloseable {
      */
     RecordCursor sealedRecords();
 
+    /**
+     * The smallest key of any version stored (tombstones included), as a fresh copy; null if the
+     * component is empty. The first key {@link #sealedRecords()} would return, found without reading
+     * the records: a seal needs only its key range to pick the memory tables it overlaps, and a full
+     * pass over a sealed M0 for it was 21% of the flush thread in the issue-13 profile. O(1) or
+     * O(log n) in every kind. Concurrent puts may or may not be reflected.
+     */
+    byte[] firstKey();
+
+    /** The largest key of any version stored, as {@link #firstKey()} is the smallest; null if empty. */
+    byte[] lastKey();
+
     /** Exactly the bytes this component draws on the pool: pages held times the page size. */
     long bytesUsed();
 

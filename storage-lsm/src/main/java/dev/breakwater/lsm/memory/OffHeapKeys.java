@@ -67,6 +67,24 @@ final class OffHeapKeys {
     }
 
     /**
+     * The first eight bytes of the {@code len} bytes at {@code address} as a big-endian long, zero
+     * bytes after the end of a shorter key. Where two keys' prefixes differ, their unsigned order is
+     * the keys' order (a zero pad can only stand against a real byte of a longer key with the same
+     * bytes before it, which that key follows anyway); equal prefixes decide nothing.
+     */
+    static long prefix(long address, int len) {
+        if (len >= 8) {
+            long raw = MEMORY.readLong(address);
+            return NATIVE_LITTLE_ENDIAN ? Long.reverseBytes(raw) : raw;
+        }
+        long p = 0;
+        for (int i = 0; i < 8; i++) {
+            p = (p << 8) | (i < len ? MEMORY.readByte(address + i) & 0xFF : 0);
+        }
+        return p;
+    }
+
+    /**
      * A well-mixed 64-bit hash of {@code key[0..min(keyLen, prefix))}: keys sharing that prefix hash
      * alike. FNV-1a over the bytes, then the MurmurHash3 finalizer.
      */

@@ -10,7 +10,11 @@ import java.util.List;
  *
  * <p>A binary min-heap of source indices ordered by (current key, source index). The winner's
  * fields are remembered as addresses, which stay valid after its source advances (records never
- * move while their source is held; see {@link RecordCursor}).
+ * move while their source is held; see {@link RecordCursor}). Each source's current key address,
+ * length and first eight bytes ({@link OffHeapKeys#prefix}) are kept in arrays when it advances, so
+ * a heap comparison is two array reads and, for keys that differ in their first eight bytes, no
+ * read of the keys and no call on the sources: those compares were a fifth of the flush thread in
+ * the issue-13 profile (docs/benchmarks-ycsb.md).
  *
  * <p>Invariants: (1) every source in the heap is positioned on a record not yet returned and with a
  * key greater than every key returned; (2) keys returned strictly increase.
@@ -21,6 +25,10 @@ public final class RecordMerger implements RecordCursor {
 
     private final RecordCursor[] sources;
     private final int[] heap;
+    /** Per source: its current record's key address, key length and key prefix, set when it advances. */
+    private final long[] keyAddresses;
+    private final int[] keyLengths;
+    private final long[] prefixes;
     private int heapSize;
     private boolean started;
     private long keyAddress;
@@ -34,6 +42,23 @@ public final class RecordMerger implements RecordCursor {
     public RecordMerger(List<? extends RecordCursor> newestFirst) {
         this.sources = newestFirst.toArray(new RecordCursor[0]);
         this.heap = new int[sources.length];
+        this.keyAddresses = new long[sources.length];
+        this.keyLengths = new int[sources.length];
+        this.prefixes = new long[sources.length];
+    }
+
+    /** Advances source {@code s}, keeping its key fields; false at its end. */
+    private boolean advance(int s) {
+        RecordCursor c = sources[s];
+        if (!c.next()) {
+            return false;
+        }
+        long address = c.keyAddress();
+        int length = c.keyLength();
+        keyAddresses[s] = address;
+        keyLengths[s] = length;
+        prefixes[s] = OffHeapKeys.prefix(address, length);
+        return true;
     }
 
     @Override
@@ -41,7 +66,7 @@ public final class RecordMerger implements RecordCursor {
         if (!started) {
             started = true;
             for (int i = 0; i < sources.length; i++) {
-                if (sources[i].next()) {
+                if (advance(i)) {
                     push(i);
                 }
             }
@@ -49,36 +74,40 @@ public final class RecordMerger implements RecordCursor {
         if (heapSize == 0) {
             return false;
         }
-        RecordCursor w = sources[heap[0]];
-        keyAddress = w.keyAddress();
-        keyLength = w.keyLength();
+        int winner = heap[0];
+        RecordCursor w = sources[winner];
+        keyAddress = keyAddresses[winner];
+        keyLength = keyLengths[winner];
+        long prefix = prefixes[winner];
         tombstone = w.isTombstone();
         valueLength = tombstone ? 0 : w.valueLength();
         valueAddress = w.valueAddress();
         seq = w.seq();
         // Advance every source positioned on this key, the winner (the heap top) first.
+        boolean first = true;
         while (heapSize > 0) {
-            RecordCursor top = sources[heap[0]];
-            if (top != w && OffHeapKeys.compare(top.keyAddress(), top.keyLength(), keyAddress, keyLength) != 0) {
+            int s = heap[0];
+            if (!first && (prefixes[s] != prefix
+                    || OffHeapKeys.compare(keyAddresses[s], keyLengths[s], keyAddress, keyLength) != 0)) {
                 break;
             }
-            int s = heap[0];
-            if (sources[s].next()) {
-                siftDown(0);
-            } else {
+            first = false; // only the first pass is the winner
+            if (!advance(s)) {
                 heap[0] = heap[--heapSize];
-                siftDown(0);
             }
-            w = null; // only the first pass is the winner
+            siftDown(0);
         }
         return true;
     }
 
     /** True if source {@code a}'s record sorts before source {@code b}'s. */
     private boolean less(int a, int b) {
-        RecordCursor x = sources[a];
-        RecordCursor y = sources[b];
-        int c = OffHeapKeys.compare(x.keyAddress(), x.keyLength(), y.keyAddress(), y.keyLength());
+        long pa = prefixes[a];
+        long pb = prefixes[b];
+        if (pa != pb) {
+            return Long.compareUnsigned(pa, pb) < 0;
+        }
+        int c = OffHeapKeys.compare(keyAddresses[a], keyLengths[a], keyAddresses[b], keyLengths[b]);
         return c < 0 || (c == 0 && a < b);
     }
 

@@ -150,6 +150,20 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         return new NodeRecordCursor(head.get(0));
     }
 
+    /** The first node at level 0: O(1). */
+    @Override
+    public byte[] firstKey() {
+        long first = head.get(0);
+        return first == NIL ? null : SkipListNodes.copyKey(first);
+    }
+
+    /** The last node, found by running to the end of each level from the top down: O(log n) expected. */
+    @Override
+    public byte[] lastKey() {
+        long x = lastNode();
+        return x == HEAD ? null : SkipListNodes.copyKey(x);
+    }
+
     @Override
     public boolean isEmpty() {
         return head.get(0) == NIL;
@@ -157,13 +171,32 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
 
     // ---------------------------------------------------------------- skip-list internals
 
-    /** The first node whose entry is not before {@code (key, lsn)}: the newest version of key visible at lsn, if any. */
+    /** The last node at level 0, HEAD if empty: each level's end, the next level's search starting from it. */
+    long lastNode() {
+        long x = HEAD;
+        for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            long next = next(x, level);
+            while (next != NIL) {
+                x = next;
+                next = next(x, level);
+            }
+        }
+        return x;
+    }
+
+    /**
+     * The first node whose entry is not before {@code (key, lsn)}: the newest version of key visible
+     * at lsn, if any. A level's search ends without a compare when it reaches the node the level
+     * above stopped at (nodes never change their key, so it is still not before): RocksDB's
+     * inline skip list does the same.
+     */
     long seek(byte[] key, int keyLen, long lsn) {
         long x = HEAD;
         long next = NIL;
         for (int level = maxHeight.get() - 1; level >= 0; level--) {
+            long stop = next; // not before (key, lsn): where the level above stopped
             next = next(x, level);
-            while (next != NIL && before(next, key, keyLen, lsn)) {
+            while (next != NIL && next != stop && before(next, key, keyLen, lsn)) {
                 x = next;
                 next = next(x, level);
             }
@@ -222,7 +255,7 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
         long[] splice = SPLICE.get();
         long x = HEAD;
         for (int level = top - 1; level >= 0; level--) {
-            scan(x, level, key, keyLen, lsn, splice);
+            scan(x, level, level + 1 < top ? splice[MAX_HEIGHT + level + 1] : NIL, key, keyLen, lsn, splice);
             x = splice[level];
         }
         for (int level = 0; level < height; level++) {
@@ -233,16 +266,20 @@ public final class SkipListMemoryComponent extends PagedMemoryComponent {
                 if (casNext(pred, level, succ, node)) {
                     break;
                 }
-                scan(pred, level, key, keyLen, lsn, splice);
+                scan(pred, level, NIL, key, keyLen, lsn, splice);
             }
         }
     }
 
-    /** From {@code start} at {@code level}, records the last node before {@code (key, lsn)} and its successor. */
-    private void scan(long start, int level, byte[] key, int keyLen, long lsn, long[] splice) {
+    /**
+     * From {@code start} at {@code level}, records the last node before {@code (key, lsn)} and its
+     * successor. {@code stop} is a node known not to be before it (the successor found one level up,
+     * or NIL): reaching it ends the scan without comparing its key again.
+     */
+    private void scan(long start, int level, long stop, byte[] key, int keyLen, long lsn, long[] splice) {
         long x = start;
         long next = next(x, level);
-        while (next != NIL && before(next, key, keyLen, lsn)) {
+        while (next != NIL && next != stop && before(next, key, keyLen, lsn)) {
             x = next;
             next = next(x, level);
         }

@@ -70,6 +70,13 @@ final class SkipListNodes {
         return keyAddress(node) + keyLength(node);
     }
 
+    /** A heap copy of the node's key. */
+    static byte[] copyKey(long node) {
+        byte[] k = new byte[keyLength(node)];
+        OffHeapKeys.copyOut(keyAddress(node), k, k.length);
+        return k;
+    }
+
     /** Compares the node's key with {@code key[0..keyLength)}. */
     static int compareKey(long node, byte[] key, int keyLength) {
         return OffHeapKeys.compare(keyAddress(node), keyLength(node), key, keyLength);

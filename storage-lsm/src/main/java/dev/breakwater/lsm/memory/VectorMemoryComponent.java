@@ -195,6 +195,28 @@ public final class VectorMemoryComponent extends PagedMemoryComponent {
         };
     }
 
+    /** Slot 0 of the sorted index (sorting first if needed, as {@link #sealedRecords()} does). */
+    @Override
+    public byte[] firstKey() {
+        long stamp = sortedReadLock();
+        try {
+            return sortedCount == 0 ? null : SkipListNodes.copyKey(slot(0));
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /** The last slot of the sorted index (sorting first if needed). */
+    @Override
+    public byte[] lastKey() {
+        long stamp = sortedReadLock();
+        try {
+            return sortedCount == 0 ? null : SkipListNodes.copyKey(slot(sortedCount - 1));
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
     @Override
     public boolean isEmpty() {
         return !nonEmpty;

@@ -34,6 +34,51 @@ class OffHeapKeysTest {
         }
     }
 
+    /**
+     * Both off-heap compares and the prefix order, against {@link Arrays#compareUnsigned}, for every
+     * pair of lengths in 0..40, the keys sharing a random prefix (so the first difference falls in
+     * every word and in the tail), at unaligned addresses.
+     */
+    @Test
+    void offHeapCompareAndPrefixMatchUnsignedOrderForAllLengths() {
+        SplittableRandom random = new SplittableRandom(13);
+        byte[] alphabet = {0x00, 0x01, 0x7F, (byte) 0x80, (byte) 0xFE, (byte) 0xFF};
+        try (OffHeapArena arena = OffHeapArena.allocate("keys-test", 4096, 1)) {
+            long base = arena.pageAddress(0);
+            for (int lenA = 0; lenA <= 40; lenA++) {
+                for (int lenB = 0; lenB <= 40; lenB++) {
+                    for (int trial = 0; trial < 40; trial++) {
+                        byte[] a = new byte[lenA];
+                        byte[] b = new byte[lenB];
+                        int shared = random.nextInt(Math.min(lenA, lenB) + 1);
+                        for (int i = 0; i < lenA; i++) {
+                            a[i] = alphabet[random.nextInt(alphabet.length)];
+                        }
+                        for (int i = 0; i < lenB; i++) {
+                            b[i] = i < shared ? a[i] : alphabet[random.nextInt(alphabet.length)];
+                        }
+                        long addressA = base + random.nextInt(16);
+                        long addressB = base + 2048 + random.nextInt(16);
+                        OffHeapKeys.copyIn(a, lenA, addressA);
+                        OffHeapKeys.copyIn(b, lenB, addressB);
+                        int expected = Integer.signum(Arrays.compareUnsigned(a, b));
+                        String what = Arrays.toString(a) + " vs " + Arrays.toString(b);
+                        assertEquals(expected, Integer.signum(OffHeapKeys.compare(addressA, lenA, b, lenB)), what);
+                        assertEquals(expected, Integer.signum(OffHeapKeys.compare(addressA, lenA, addressB, lenB)), what);
+                        long pa = OffHeapKeys.prefix(addressA, lenA);
+                        long pb = OffHeapKeys.prefix(addressB, lenB);
+                        if (pa != pb) {
+                            assertEquals(expected, Integer.signum(Long.compareUnsigned(pa, pb)), "prefixes decide " + what);
+                        }
+                        if (expected == 0) {
+                            assertEquals(pa, pb, what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static byte[] randomKey(SplittableRandom random, byte[] alphabet) {
         byte[] key = new byte[random.nextInt(25)];
         for (int i = 0; i < key.length; i++) {
