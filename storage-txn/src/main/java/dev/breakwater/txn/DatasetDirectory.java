@@ -84,12 +84,19 @@ final class DatasetDirectory {
     /**
      * The partitioned component's M0 size: memory-component-size, but at most an eighth of write
      * memory. Sealing copies M0 into compact memory SSTables, so an M0 near half the pool (32 MiB of
-     * the default 64 MiB) would make every seal wait for flushes. Also the smallest write-memory
-     * share the manager sizes a tree's disk levels for.
+     * the default 64 MiB) would make every seal wait for flushes. The smallest write-memory share the
+     * manager sizes a tree's disk levels for is min(memory-component-size, write memory / 8) of the
+     * write memory in effect, not of the opening one (issue 12).
      */
     static long activeComponentBytes(StorageConfig c) {
-        return Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / 8);
+        return Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / M0_FRACTION_OF_WRITE_MEMORY);
     }
+
+    /**
+     * M0 is at most write memory over this. The write-memory manager's share floor follows the same
+     * rule, but over the current write memory (M0 itself is fixed when a tree opens).
+     */
+    static final int M0_FRACTION_OF_WRITE_MEMORY = 8;
 
     /**
      * Tree options from the configuration. Under the global write-memory manager a tree's memory

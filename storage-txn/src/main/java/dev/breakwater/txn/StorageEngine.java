@@ -158,7 +158,8 @@ public final class StorageEngine implements AutoCloseable {
             this.writeMemory = new WriteMemoryManager(pool, new WriteMemoryOptions(config.get(ConfigOptions.WRITE_MEMORY_SCHEME),
                     config.get(ConfigOptions.FLUSH_POLICY), config.get(ConfigOptions.FLUSH_THRESHOLD),
                     config.get(ConfigOptions.STATIC_ACTIVE_DATASETS), config.get(ConfigOptions.MAX_LOG_SIZE),
-                    DatasetDirectory.activeComponentBytes(config)), this::logEndLsn);
+                    config.get(ConfigOptions.MEMORY_COMPONENT_SIZE), 1.0 / DatasetDirectory.M0_FRACTION_OF_WRITE_MEMORY,
+                    TimeUnit.MILLISECONDS.toNanos(config.get(ConfigOptions.LEVEL_SHARE_TIME_CONSTANT))), this::logEndLsn);
             this.limits = WriteLimits.of(config, pageSize, pool.pageSize());
             this.catalog = Catalog.load(fs, dir);
             this.directory = new DatasetDirectory(this);

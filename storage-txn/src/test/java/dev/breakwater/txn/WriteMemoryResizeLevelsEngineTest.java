@@ -51,6 +51,8 @@ class WriteMemoryResizeLevelsEngineTest {
                 .set(ConfigOptions.MAX_LOG_SIZE, 256L << 20)
                 .set(ConfigOptions.DURABILITY, Durability.ASYNC)
                 .set(ConfigOptions.DIRECT_IO, false)
+                // The levels follow the share within milliseconds, as the test's few seconds of writes need.
+                .set(ConfigOptions.LEVEL_SHARE_TIME_CONSTANT, 20L)
                 .build();
     }
 

@@ -77,6 +77,10 @@ public final class ConfigOptions {
     public static final Option<Double> FLUSH_THRESHOLD = define("flush-threshold", ValueType.DOUBLE, 0.95, "fraction",
             0.5, 1.0, null, null,
             "Fraction of write memory in use at which the flush policy starts flushing.");
+    public static final Option<Long> LEVEL_SHARE_TIME_CONSTANT = define("level-share-time-constant", ValueType.MILLIS, 10_000L, "ms",
+            1L, 3_600_000L, null, null,
+            "Time constant of the write-memory share a tree's disk levels are sized from: an average of the memory the tree holds "
+                    + "over the time it is written (an idle tree keeps its share), so level targets do not swing with every flush.");
     public static final Option<WriteMemoryScheme> WRITE_MEMORY_SCHEME = define("write-memory-scheme",
             ValueType.enumOf(WriteMemoryScheme.class), WriteMemoryScheme.PARTITIONED, "", null, null, null, null,
             "How write memory is organized: PARTITIONED (paper 000 §4.1: M0 plus memory levels, partial flushes), DYNAMIC "

@@ -50,6 +50,8 @@ public final class WriteMemoryManager {
     private final List<ManagedTree> trees = new CopyOnWriteArrayList<>();
     private final Map<ManagedTree, String> groupOf = new ConcurrentHashMap<>();
     private final Map<ManagedTree, Double> averageMemory = new ConcurrentHashMap<>();
+    /** The slow, write-clocked share each tree's levels are sized from ({@link LevelSizingShare}); touched only by {@link #tick}. */
+    private final Map<ManagedTree, LevelSizingShare> levelShares = new ConcurrentHashMap<>();
     private final WriteRates rates;
     /** STATIC: active datasets, least recently written first. Guarded by itself. */
     private final LinkedHashMap<String, Boolean> activeGroups = new LinkedHashMap<>(16, 0.75f, true);
@@ -77,7 +79,7 @@ public final class WriteMemoryManager {
         tree.setMemoryPressureHandler(this::relievePressure);
         // Until the first tick averages its memory, size the tree's levels for what it holds now
         // (its own default may be its memory-table limit, which can be unbounded).
-        tree.setWriteMemoryShare(Math.max(options.minShareBytes(), tree.memoryBytes()));
+        tree.setWriteMemoryShare(Math.max(options.minShare(pool.capacityBytes()), tree.memoryBytes()));
         // Writers slow down halfway between the flush threshold and a full pool: flushes get time to
         // catch up before writers block.
         tree.setWriteSlowdownFrom((1 + options.flushThreshold()) / 2);
@@ -88,6 +90,7 @@ public final class WriteMemoryManager {
         trees.remove(tree);
         groupOf.remove(tree);
         averageMemory.remove(tree);
+        levelShares.remove(tree);
     }
 
     /**
@@ -115,15 +118,27 @@ public final class WriteMemoryManager {
         }
     }
 
-    /** One round of the policy: sample rates, update shares, flush if memory is short. */
+    /**
+     * One round of the policy: sample rates, update shares, flush if memory is short. Two averages
+     * of each tree's memory: a fast one (weight 0.01 per tick, about half a second at 5 ms ticks)
+     * that the snapshot reports, and from it the slow {@link LevelSizingShare} (10 s over the time
+     * the tree is written) that the tree sizes its disk levels from, at least the floor
+     * {@link WriteMemoryOptions#minShare} of the current capacity.
+     */
     public void tick() {
-        long now = System.nanoTime();
+        tick(System.nanoTime());
+    }
+
+    /** {@link #tick()} at a given monotonic time (tests drive the level-sizing share's clock). */
+    void tick(long now) {
         rates.sample(logPosition.getAsLong(), trees);
+        long floor = options.minShare(pool.capacityBytes());
         for (ManagedTree t : trees) {
             double avg = averageMemory.getOrDefault(t, (double) t.memoryBytes());
             avg += 0.01 * (t.memoryBytes() - avg);
             averageMemory.put(t, avg);
-            t.setWriteMemoryShare(Math.max(options.minShareBytes(), (long) avg));
+            long sizing = levelShares.computeIfAbsent(t, k -> new LevelSizingShare(options.levelShareTimeConstantNanos())).update(avg, t.entriesWritten(), now);
+            t.setWriteMemoryShare(Math.max(floor, sizing));
         }
         history.record(now, pool.usedBytes(), pool.capacityBytes());
         if (options.scheme() == WriteMemoryScheme.STATIC) {

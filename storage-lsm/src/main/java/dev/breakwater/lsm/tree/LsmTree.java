@@ -89,7 +89,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile LogBarrier logBarrier = lsn -> { };
     private volatile LongSupplier logPosition = () -> 0;
     private volatile long logWindowBytes = Long.MAX_VALUE;
-    /** The write memory this tree holds on average, {@code a_i·M_w}: sizes its levels. */
+    /** The write memory this tree holds on average, {@code a_i·M_w}, as the manager hands it (its slow level-sizing share): sizes its levels. */
     private volatile long writeMemoryShare;
     /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
     private volatile double writeSlowdownFrom = 2;

@@ -71,6 +71,23 @@ final class MergeExecutor {
         }
         tree.stats.merges.increment();
         tree.stats.mergeBytesRead.add(task.inputBytes());
+        if (LOG.isDebugEnabled()) {
+            long out = 0;
+            for (TableMeta t : outputs) {
+                out += t.sizeBytes();
+            }
+            LOG.debug("tree {}: merged {} B into L{} ({} B written; share {} B; levels {}): {}", tree.name, task.inputBytes(),
+                    task.outputLevel(), out, tree.mergeSettings().writeMemoryBytes(), levelSizes(tree.versions.current()), task.reason());
+        }
+    }
+
+    /** Each level's bytes, for the debug line above. */
+    private static String levelSizes(Version v) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < v.levelCount(); i++) {
+            b.append(i == 0 ? "" : " ").append(v.levelBytes(i));
+        }
+        return b.append(']').toString();
     }
 
     /**

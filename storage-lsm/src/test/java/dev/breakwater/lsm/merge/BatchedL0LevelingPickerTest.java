@@ -58,15 +58,16 @@ class BatchedL0LevelingPickerTest {
 
     @Test
     void levelTargetsStartFromTheBatch() {
-        // Three levels, |L2| = 20000. L1 target: grouped max(M·T = 1000, 20000/10 = 2000) = 2000;
-        // batched max(B·T = 3000, 2000) = 3000. An L1 of 2500 is due only for the grouped picker.
+        // Three levels, |L2| = 20000. L1 target: grouped, r = sqrt(20000/100) = 14.1 > T, so
+        // max(M·T = 1000, 20000/10 = 2000) = 2000; batched, r = sqrt(20000/300) = 8.2 <= T, so
+        // B·r = 2449 (equal ratios; B·T would be 3000). An L1 of 2400 is due only for the grouped picker.
         Version v = Scenario.parse("""
                 L0:
-                L1: a-c:1250 m-p:1250
+                L1: a-c:1200 m-p:1200
                 L2: a-z:20000
                 """);
         assertEquals(2000, grouped.target(v, 1, settings));
-        assertEquals(3000, batched.target(v, 1, settings));
+        assertEquals(2449, batched.target(v, 1, settings));
         assertTrue(grouped.pick(v, Set.of(), settings).isPresent());
         assertTrue(batched.pick(v, Set.of(), settings).isEmpty());
     }

@@ -150,4 +150,22 @@ class LevelingPickerTest {
         // c-c overlaps only the oldest group: joins the middle one.
         assertEquals(l0.get(1).id(), L0Groups.groupFor(l0, Scenario.table(9, "c", "c", 1)));
     }
+
+    @Test
+    void l1IsSizedForEqualLevelRatiosWhenTheLastLevelIsLessThanTSquaredTimesTheShare() {
+        // TPC-C stock at 32 MiB (issue 12, sixth session), scaled: share M = 6, |L2| = 115, L1 one table.
+        // The paper's max(M·T, |L2|/T) = 60 let L1 grow to 40-60 while every L0 merge of 4-6 rewrote
+        // all of it; equal ratios give r = sqrt(115/6) = 4.4 and target(L1) = M·r = 26.
+        MergeSettings stock = new MergeSettings(10, 4, 6, 64);
+        Version v = Scenario.parse("""
+                L0:
+                L1: a-z:30
+                L2: a-z:115
+                """);
+        assertEquals(26, picker.target(v, 1, stock));
+        MergeTask t = picker.pick(v, Set.of(), stock).orElseThrow(); // an L1 of 30 is over its target
+        assertEquals(2, t.outputLevel());
+        // Where the last level is at least M·T^N the two rules agree: |L2| = 600 = 6·10², target 60.
+        assertEquals(60, picker.target(Scenario.parse("L0:\nL1: a-z:30\nL2: a-z:600"), 1, stock));
+    }
 }

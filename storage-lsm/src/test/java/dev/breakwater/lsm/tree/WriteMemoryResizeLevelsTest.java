@@ -52,7 +52,10 @@ class WriteMemoryResizeLevelsTest {
         LsmTreeOptions options = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING).withMemoryTableBytes(1L << 40);
         try (TreeFixture fx = new TreeFixture(new MemFileSystem(), Path.of("/db"), options, SMALL_POOL)) {
             WriteMemoryManager m = new WriteMemoryManager(fx.pool, new WriteMemoryOptions(WriteMemoryScheme.DYNAMIC,
-                    FlushPolicyKind.MAX_MEMORY, 0.9, 8, 1L << 20, 16 * 1024), logPosition::get);
+                    FlushPolicyKind.MAX_MEMORY, 0.9, 8, 1L << 20, 16 * 1024)
+                    // the test is about levels following the share across the thresholds, in a few
+                    // seconds of writes: the share follows the trees' memory within milliseconds
+                    .withLevelShareTimeConstantNanos(20_000_000), logPosition::get);
             List<LsmTree> trees = new ArrayList<>();
             List<TreeMap<byte[], byte[]>> models = new ArrayList<>();
             for (int i = 0; i < TREES; i++) {

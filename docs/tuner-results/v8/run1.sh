@@ -1,0 +1,12 @@
+#!/bin/bash
+# One TPC-C run at 64 MiB, 300,000 transactions from a fresh copy of the loaded data; one lock hold.
+# The loaded data (sixth session): tpcc.jar --data /tmp/levels/loaded-w3 --warehouses 3 --memory 64m --load-only --fresh --seed 1
+# usage: run1.sh NAME JAR args...
+cd /tmp/levels; mkdir -p out
+name=$1; jar=$2; shift 2
+flock /tmp/breakwater-bench.lock bash -c "
+rm -rf run && cp -r /tmp/levels/loaded-w3 run
+echo \"$name start \$(date +%T) load \$(cut -d' ' -f1-3 /proc/loadavg) jar $jar\" >> out/load.txt
+java -jar $jar --data run --no-load --warehouses 3 --terminals 4 --memory 64m --tuner-period 5s --max-log 32m \
+  --io-weights 2,1 --warmup 0s --duration 420s --transactions 300000 --seed 11 $* --out out/$name.json > out/$name.log 2>&1
+echo \"$name end \$(date +%T) load \$(cut -d' ' -f1-3 /proc/loadavg)\" >> out/load.txt"
