@@ -216,6 +216,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.TUNER_MIN_STEP, 0.01)
                 .set(ConfigOptions.TUNER_MIN_GAIN, 0.002)
                 .set(ConfigOptions.TUNER_PERIOD, 30_000L)
+                .set(ConfigOptions.LEVEL_SHARE_TIME_CONSTANT, 2_000L)
                 .set(ConfigOptions.TUNER_WRITE_MEMORY_FLOOR, 8 * MIB)
                 .set(ConfigOptions.TUNER_CACHE_FLOOR_PAGES, 512)
                 .set(ConfigOptions.TUNER_SEED, 200 * MIB)
