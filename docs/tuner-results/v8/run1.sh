@@ -7,6 +7,6 @@ name=$1; jar=$2; shift 2
 flock /tmp/breakwater-bench.lock bash -c "
 rm -rf run && cp -r /tmp/levels/loaded-w3 run
 echo \"$name start \$(date +%T) load \$(cut -d' ' -f1-3 /proc/loadavg) jar $jar\" >> out/load.txt
-java -jar $jar --data run --no-load --warehouses 3 --terminals 4 --memory 64m --tuner-period 5s --max-log 32m \
+java -Dbreakwater.mergeLog=debug -jar $jar --data run --no-load --warehouses 3 --terminals 4 --memory 64m --tuner-period 5s --max-log 32m \
   --io-weights 2,1 --warmup 0s --duration 420s --transactions 300000 --seed 11 $* --out out/$name.json > out/$name.log 2>&1
 echo \"$name end \$(date +%T) load \$(cut -d' ' -f1-3 /proc/loadavg)\" >> out/load.txt"
