@@ -72,9 +72,7 @@ final class SkipListNodes {
 
     /** A heap copy of the node's key. */
     static byte[] copyKey(long node) {
-        byte[] k = new byte[keyLength(node)];
-        OffHeapKeys.copyOut(keyAddress(node), k, k.length);
-        return k;
+        return MemorySSTable.copyKey(keyAddress(node), keyLength(node));
     }
 
     /** Compares the node's key with {@code key[0..keyLength)}. */

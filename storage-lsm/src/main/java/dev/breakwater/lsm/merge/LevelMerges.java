@@ -231,7 +231,7 @@ final class LevelMerges {
         return false;
     }
 
-    private static boolean anyBusyTable(Collection<TableMeta> tables, Set<Long> busy) {
+    static boolean anyBusyTable(Collection<TableMeta> tables, Set<Long> busy) {
         for (TableMeta t : tables) {
             if (busy.contains(t.fileNumber())) {
                 return true;

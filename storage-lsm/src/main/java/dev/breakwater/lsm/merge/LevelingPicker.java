@@ -170,10 +170,8 @@ public final class LevelingPicker implements MergePicker {
     /** True if a table of L0 is in {@code busy} (an L0 merge is running). */
     static boolean anyL0Busy(Version v, Set<Long> busy) {
         for (Run g : v.level(0)) {
-            for (TableMeta t : g.tables()) {
-                if (busy.contains(t.fileNumber())) {
-                    return true;
-                }
+            if (LevelMerges.anyBusyTable(g.tables(), busy)) {
+                return true;
             }
         }
         return false;
