@@ -82,20 +82,45 @@ final class DatasetDirectory {
     }
 
     /**
-     * The partitioned component's M0 size: memory-component-size, but at most an eighth of write
-     * memory. Sealing copies M0 into compact memory SSTables, so an M0 near half the pool (32 MiB of
-     * the default 64 MiB) would make every seal wait for flushes. The smallest write-memory share the
-     * manager sizes a tree's disk levels for is min(memory-component-size, write memory / 8) of the
-     * write memory in effect, not of the opening one (issue 12).
+     * The partitioned component's M0 size for the opening write memory: see
+     * {@link #activeComponentBytes(StorageConfig, long)}.
      */
     static long activeComponentBytes(StorageConfig c) {
-        return Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), c.get(ConfigOptions.WRITE_MEMORY) / M0_FRACTION_OF_WRITE_MEMORY);
+        return activeComponentBytes(c, c.get(ConfigOptions.WRITE_MEMORY));
     }
 
     /**
-     * M0 is at most write memory over this. The write-memory manager's share floor follows the same
-     * rule, but over the current write memory (M0 itself is fixed when a tree opens).
+     * The partitioned component's M0 size over {@code writeMemory}: memory-component-size, but at
+     * most an eighth of write memory. Sealing copies M0 into compact memory SSTables, so an M0 near
+     * half the pool (32 MiB of the default 64 MiB) would make every seal wait for flushes. Trees open
+     * with it over the configured write memory and follow it over the write memory in effect when
+     * the pool is resized ({@link #followWriteMemory}); the smallest write-memory share the manager
+     * sizes a tree's disk levels for follows the same rule (issue 12).
      */
+    static long activeComponentBytes(StorageConfig c, long writeMemory) {
+        return Math.min(c.get(ConfigOptions.MEMORY_COMPONENT_SIZE), writeMemory / M0_FRACTION_OF_WRITE_MEMORY);
+    }
+
+    /**
+     * Moves every open partitioned tree's M0 to {@link #activeComponentBytes(StorageConfig, long)} of
+     * {@code writeMemory}, the capacity the pool was just resized to, but never to less than twice
+     * its memory component's own structure (a hash kind's bucket array, a vector's reserved index:
+     * the bound {@link #memorySpec(StorageConfig, DatasetSpec)} checks at open), so a shrinking pool
+     * does not have M0 sealed after every write. A tree opened after a resize gets the same from
+     * {@link #openTree}.
+     */
+    void followWriteMemory(long writeMemory) {
+        for (LsmTree t : engine.trees.values()) {
+            followWriteMemory(t, writeMemory);
+        }
+    }
+
+    private void followWriteMemory(LsmTree tree, long writeMemory) {
+        long floor = 2 * structureBytes(tree.memorySpec()) + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
+        tree.setActiveComponentBytes(Math.max(activeComponentBytes(engine.config, writeMemory), floor));
+    }
+
+    /** M0 is at most write memory over this; the write-memory manager's share floor follows the same rule. */
     static final int M0_FRACTION_OF_WRITE_MEMORY = 8;
 
     /**
@@ -214,31 +239,35 @@ final class DatasetDirectory {
             return null;
         }
         long m0 = activeComponentBytes(c);
-        long bytes;
-        String what;
-        switch (spec.kind()) {
-            case VECTOR -> {
-                int slotsPerPage = Integer.highestOneBit(WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE / 8);
-                bytes = (spec.vectorReserve() + (long) slotsPerPage - 1) / slotsPerPage * WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
-                what = spec.vectorReserve() + " reserved entries take " + bytes + " bytes of index (8 bytes each, in whole "
-                        + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
-            }
-            case HASH_SKIP_LIST, HASH_LINKED_LIST -> {
-                bytes = HashMemoryComponent.tablePages(spec.hashBuckets(), WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE)
-                        * WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
-                what = spec.hashBuckets() + " hash buckets take " + bytes + " bytes of bucket array (whole "
-                        + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
-            }
-            default -> {
-                return null;
-            }
-        }
+        long bytes = structureBytes(spec);
         if (bytes < m0 / 2) {
             return null;
         }
+        String what = switch (spec.kind()) {
+            case VECTOR -> spec.vectorReserve() + " reserved entries take " + bytes + " bytes of index (8 bytes each, in whole "
+                    + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
+            default -> spec.hashBuckets() + " hash buckets take " + bytes + " bytes of bucket array (whole "
+                    + WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE + "-byte write-memory pages)";
+        };
         return what + ", at least half of the active memory component's " + m0
                 + " bytes (memory-component-size, at most write-memory / 8): M0 would hold almost no data; use fewer, or raise "
                 + "memory-component-size or write-memory";
+    }
+
+    /**
+     * Bytes of write memory {@code spec}'s own structure takes in M0 before any entry: a vector's
+     * reserved index, a hash kind's bucket array (whole pages); 0 for the other kinds.
+     */
+    static long structureBytes(MemoryComponentSpec spec) {
+        int page = WriteMemoryPoolOptions.DEFAULT_PAGE_SIZE;
+        return switch (spec.kind()) {
+            case VECTOR -> {
+                int slotsPerPage = Integer.highestOneBit(page / 8);
+                yield (spec.vectorReserve() + (long) slotsPerPage - 1) / slotsPerPage * page;
+            }
+            case HASH_SKIP_LIST, HASH_LINKED_LIST -> HashMemoryComponent.tablePages(spec.hashBuckets(), page) * (long) page;
+            default -> 0;
+        };
     }
 
     /**
@@ -256,6 +285,7 @@ final class DatasetDirectory {
         tree.setOldestUnappliedLsn(engine::oldestUnappliedLsn);
         tree.setLogBarrier(engine::awaitLogDurable);
         tree.setLogWindow(engine::logEndLsn, engine.config.get(ConfigOptions.MAX_LOG_SIZE));
+        followWriteMemory(tree, engine.pool.capacityBytes());
         engine.trees.put(treeId, tree);
         engine.writeMemory.register(tree, e.spec().name());
         return tree;

@@ -802,7 +802,9 @@ public final class StorageEngine implements AutoCloseable {
      * Resizes the write-memory pool while running (the memory tuner's knob). Growing takes effect at
      * once; shrinking lowers the budget at once, then flushes trees by the flush policy and returns
      * when usage is at or below the flush threshold of the new capacity, or after
-     * {@code maxWaitMillis} (usage may then still be above it; the flushes go on).
+     * {@code maxWaitMillis} (usage may then still be above it; the flushes go on). Every partitioned
+     * tree's active component M0 is moved first to what a tree opened at the new capacity would
+     * have (memory-component-size, at most an eighth of write memory).
      *
      * @return the write-memory capacity now in effect ({@code bytes} in whole pages)
      */
@@ -810,6 +812,7 @@ public final class StorageEngine implements AutoCloseable {
         checkOpen();
         gate.enter();
         try {
+            directory.followWriteMemory(bytes / pool.pageSize() * pool.pageSize());
             return writeMemory.resize(bytes, maxWaitMillis);
         } finally {
             gate.exit();

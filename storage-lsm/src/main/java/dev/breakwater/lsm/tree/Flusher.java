@@ -215,7 +215,7 @@ final class Flusher {
         if (requested > 0) {
             // One flush takes at most a few M0s' worth, so seals (which free M0 for the writers) wait
             // at most that long; the rest of the request follows in the next steps.
-            long target = Math.min(requested, MAX_MEMORY_FLUSH_M0S * tree.options.memoryTableBytes());
+            long target = Math.min(requested, MAX_MEMORY_FLUSH_M0S * tree.activeComponentBytes());
             MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest,
                     busy, target));
             if (task == BLOCKED) {

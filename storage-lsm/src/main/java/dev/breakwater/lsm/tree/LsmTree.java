@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * highest number below which every write finished. A read takes the last number issued as its
  * snapshot and waits until everything up to it has finished, so it sees every write that completed
  * before it started (read-your-writes) and nothing half-done. When the
- * active table reaches {@link LsmTreeOptions#memoryTableBytes()} it is sealed and queued for flush;
+ * active table reaches {@link #activeComponentBytes()} (initially {@link LsmTreeOptions#memoryTableBytes()}) it is sealed and queued for flush;
  * when the pool has no page left, writers wait (a counted stall) for a flush to free memory, up to
  * {@link LsmTreeOptions#stallTimeout()}. The caller passes the log LSN of each write; the tree keeps
  * the LSN range of every memory table and records in each flush the LSN below which all writes are
@@ -91,6 +91,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long logWindowBytes = Long.MAX_VALUE;
     /** The write memory this tree holds on average, {@code a_i·M_w}, as the manager hands it (its slow level-sizing share): sizes its levels. */
     private volatile long writeMemoryShare;
+    /** Size at which the active table is sealed: {@link LsmTreeOptions#memoryTableBytes()} until {@link #setActiveComponentBytes} moves it. */
+    private volatile long activeComponentBytes;
     /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
     private volatile double writeSlowdownFrom = 2;
     /** Pool fraction at which memory forces flushes (the manager's threshold; a full pool without one). */
@@ -130,6 +132,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.versions = versions;
         this.tracker = new VisibilityTracker(0);
         this.writeMemoryShare = options.mergeSettings().writeMemoryBytes();
+        this.activeComponentBytes = options.memoryTableBytes();
         this.flusher = new Flusher(this);
         this.memoryMerger = new MemoryMerger(this);
         this.merges = new MergeScheduler(this, options.picker());
@@ -237,12 +240,43 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.writeMemoryShare = Math.max(1, bytes);
     }
 
-    /** Merge settings with the current write-memory share. */
+    /**
+     * Moves the size at which a partitioned memory component seals its active table M0 (a
+     * monolithic component has no size of its own: the flush policy decides, and this is ignored).
+     * The engine calls it when write memory is resized, so that M0 stays the fraction of write memory
+     * a tree opened there would have: a tree opened at a small split and grown by the tuner would
+     * otherwise keep flushing small M0s (docs/benchmarks-tuner.md, seventh session). Takes effect at
+     * the next write; the memory levels' targets ({@code M0·T^i}) follow at the next memory merge and
+     * a memory-triggered flush's batch at the next flush. The number of memory levels stays what
+     * the tree opened with.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is not positive
+     */
+    public void setActiveComponentBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("tree " + name + ": active component size must be > 0, got " + bytes);
+        }
+        if (options.partitioned()) {
+            this.activeComponentBytes = bytes;
+        }
+    }
+
+    /** The size at which the active table M0 is sealed now (see {@link #setActiveComponentBytes}). */
+    public long activeComponentBytes() {
+        return activeComponentBytes;
+    }
+
+    /** Target size of one memory SSTable: a quarter of M0 now, at least 16 pages' worth of 4 KiB. */
+    long memorySSTableBytes() {
+        return Math.max(64 * 1024, activeComponentBytes / 4);
+    }
+
     /** Options for SSTables a flush or merge writes into {@code level}, with Bloom bits per {@link BloomBits}. */
     SSTableOptions tableOptions(int level, long writingEntries, List<MergeTask.Input> inputs) {
         return options.tableOptions(BloomBits.forLevel(options, versions.current(), level, writingEntries, inputs));
     }
 
+    /** Merge settings with the current write-memory share. */
     MergeSettings mergeSettings() {
         return options.mergeSettings().withWriteMemory(writeMemoryShare);
     }
@@ -332,7 +366,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 if (stallStart != 0) {
                     stats.writeStallNanos.add(System.nanoTime() - stallStart);
                 }
-                if (t.component.bytesUsed() >= options.memoryTableBytes()) {
+                if (t.component.bytesUsed() >= activeComponentBytes) {
                     rotate(t, false);
                 }
                 slowDownIfPoolNearlyFull();

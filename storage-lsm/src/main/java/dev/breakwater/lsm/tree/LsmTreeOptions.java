@@ -177,11 +177,6 @@ public record LsmTreeOptions(int pageSize, long memoryTableBytes, int maxImmutab
         return memoryLevels > 0;
     }
 
-    /** Target size of one memory SSTable: a quarter of M0, at least 16 pages' worth of 4 KiB. */
-    long memorySSTableBytes() {
-        return Math.max(64 * 1024, memoryTableBytes / 4);
-    }
-
     public LsmTreeOptions withMemoryTableBytes(long bytes) {
         return new LsmTreeOptions(pageSize, bytes, maxImmutables, targetTableBytes, sizeRatio, l0MergeGroups,
                 l0SlowdownGroups, l0StopGroups, policy, bloomBitsPerKey, bloomBitsPerLevel, compression, directIo, stallTimeout,

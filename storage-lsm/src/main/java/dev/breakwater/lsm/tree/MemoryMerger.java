@@ -34,7 +34,6 @@ final class MemoryMerger {
     private static final int MERGES_PER_JOB = 2;
 
     private final LsmTree tree;
-    private final MemoryMergeSettings settings;
     /** Guarded by this. */
     private boolean running;
     private volatile boolean shutdown;
@@ -43,7 +42,6 @@ final class MemoryMerger {
 
     MemoryMerger(LsmTree tree) {
         this.tree = tree;
-        this.settings = MemoryMergeSettings.withBase(tree.options.memoryTableBytes());
     }
 
     /** Starts a job unless one is running or merges wait for memory; the job looks for due merges itself. */
@@ -95,7 +93,8 @@ final class MemoryMerger {
         MemoryMergeTask task;
         synchronized (tree.stateLock) {
             MemoryLevels levels = tree.memoryLevels;
-            Optional<MemoryMergeTask> picked = MemoryMergePicker.pick(levels.metas(), tree.busyMemoryTables, settings);
+            Optional<MemoryMergeTask> picked = MemoryMergePicker.pick(levels.metas(), tree.busyMemoryTables,
+                    MemoryMergeSettings.withBase(tree.activeComponentBytes()));
             if (picked.isEmpty()) {
                 return false;
             }

@@ -27,7 +27,7 @@ final class MemorySSTables {
         List<MemorySSTable> outputs = new ArrayList<>();
         try (merged) {
             while (true) {
-                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.options.memorySSTableBytes(),
+                MemorySSTable.BuildResult r = MemorySSTable.build(tree.resources.pool(), merged, tree.memorySSTableBytes(),
                         tree.options.bloomBitsFor(0), minLsn, maxLsn);
                 switch (r.status()) {
                     case BUILT -> outputs.add(r.table());
