@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  *       and, since 5-second cycles are noisy, the mean of three consecutive cycles).</li>
  *   <li>Figure 12 ({@code fig12.json/.png}), if {@code ycsb-*.json} exist ({@code ExtendedYcsb --tuner on}
  *       results): write memory and cost per operation of each tuner cycle of the measured phase
- *       ({@code fig6-ycsb-tuner.json/.png} when the directory also holds YCSB fixed splits);</li>
+ *       ({@code fig6-ycsb-tuner.json/.png} when a run has more than one tree);</li>
  *   <li>Figure 6 on YCSB ({@code fig6-ycsb.json/.png}), if {@code ycsb-fixed-<x>m.json} exist
  *       ({@code ExtendedYcsb --tuner off} at write memory x): the measured cost(x) per operation, with
  *       the tuner runs of the same setting at the write memory where they ended.</li>
@@ -126,7 +126,7 @@ public final class TunerFigures implements Callable<Integer> {
             System.out.println(new ObjectMapper().writeValueAsString(fig6.get("summary")));
         }
         if (!ycsbTuner.isEmpty()) {
-            String name = ycsbFixed.isEmpty() ? "fig12" : "fig6-ycsb-tuner";
+            String name = ycsbTuner.stream().allMatch(r -> r.datasets() == 1) ? "fig12" : "fig6-ycsb-tuner";
             Map<String, Object> cycles = YcsbTunerRuns.fig12(ycsbTuner, dir.resolve(name + ".png"));
             write(dir.resolve(name + ".json"), cycles);
             System.out.println(new ObjectMapper().writeValueAsString(cycles.get("summary")));

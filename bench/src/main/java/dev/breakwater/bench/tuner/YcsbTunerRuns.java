@@ -77,8 +77,8 @@ final class YcsbTunerRuns {
      */
     static Map<String, Object> fig6(TreeMap<Double, List<YcsbRun>> fixed, List<YcsbRun> tuner, Path png) throws IOException {
         YcsbRun any = fixed.firstEntry().getValue().get(0);
-        String setting = String.format(Locale.ROOT, "YCSB %s%s, %d tree(s), total %.0f MiB", any.workload(),
-                Double.isNaN(any.writeRatio()) ? "" : String.format(Locale.ROOT, " (%.0f%% writes)", 100 * any.writeRatio()),
+        String setting = String.format(Locale.ROOT, "YCSB %s, %d tree(s), total %.0f MiB",
+                Double.isNaN(any.writeRatio()) ? any.workload() : String.format(Locale.ROOT, "%.0f%% updates", 100 * any.writeRatio()),
                 any.datasets(), any.totalMemoryMiB());
         XYChart c = chart("Fig. 6: measured cost(x), " + setting, "write memory x (MiB)", "pages per operation");
         List<Map<String, Object>> splits = new ArrayList<>();
