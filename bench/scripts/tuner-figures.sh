@@ -104,15 +104,17 @@ ycsb_load() {
 ycsb() {
   local out=$1 name=$2 loaded=$3; shift 3
   mkdir -p "$out"
-  rm -rf "$WORK/ycsb-run"; cp -r "$loaded" "$WORK/ycsb-run"
-  local before; before=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "$(date -u +%H:%M:%S) $name: $*"
-  ${LOCK:+flock "$LOCK"} java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --data "$WORK/ycsb-run" --no-load \
+  # the copy (600 MB written back to disk) is part of the hold, and synced before the run: written outside it,
+  # it slowed the reads of whichever run held the lock
+  ${LOCK:+flock "$LOCK"} bash -c 'rm -rf "$1" && cp -r "$2" "$1" && sync && cut -d" " -f1-3 /proc/loadavg > "$1.loadavg" && shift 2 && exec "$@"' \
+    copy "$WORK/ycsb-run" "$loaded" java $(cat bin/jvm-options) -cp "$BENCH" dev.breakwater.bench.ycsb.ExtendedYcsb --data "$WORK/ycsb-run" --no-load \
     "${YCSB_COMMON[@]}" "$@" --out "$out/$name.json" > "$WORK/$name.log" 2>&1 || echo "  $name exited $? (see $WORK/$name.log)"
+  local before; before=$(cat "$WORK/ycsb-run.loadavg" 2>/dev/null)
   echo "$name $(date -u +%H:%M:%S) load-average start=$before end=$(cut -d' ' -f1-3 /proc/loadavg)" \
     "ioCostPerOp=$(jq .run.engine.ioCostPerOp "$out/$name.json" 2>/dev/null) opsPerSecond=$(jq .run.opsPerSecond "$out/$name.json" 2>/dev/null)" \
     "writeMemoryAtEnd=$(jq .run.engine.writeMemoryCapacity "$out/$name.json" 2>/dev/null)" | tee -a "$out/load.txt"
-  rm -rf "$WORK/ycsb-run"
+  rm -rf "$WORK/ycsb-run" "$WORK/ycsb-run.loadavg"
 }
 
 for step in $STEPS; do

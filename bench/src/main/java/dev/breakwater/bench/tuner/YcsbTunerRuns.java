@@ -65,6 +65,8 @@ final class YcsbTunerRuns {
                     : cs.subList(Math.max(0, cs.size() - 5), cs.size()).stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
             row.put("ioCostPerOp", r.ioCostPerOp());
             row.put("opsPerSecond", r.opsPerSecond());
+            row.put("reasons", r.cycles().stream().collect(java.util.stream.Collectors.groupingBy(YcsbRun.Cycle::reason,
+                    java.util.TreeMap::new, java.util.stream.Collectors.counting())));
             rows.add(row);
         }
         save(png, List.of(x, cost), 2);
