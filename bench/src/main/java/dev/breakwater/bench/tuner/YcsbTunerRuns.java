@@ -33,12 +33,17 @@ final class YcsbTunerRuns {
     private YcsbTunerRuns() {
     }
 
+    /** One column per total memory: write memory after each cycle above, the cycle's cost below. */
     static Map<String, Object> fig12(List<YcsbRun> runs, Path png) throws IOException {
-        XYChart x = chart("Fig. 12: write memory chosen per cycle, YCSB", "seconds since the first cycle", "MiB");
-        XYChart cost = chart("Fig. 12: weighted I/O cost per engine operation per cycle", "seconds since the first cycle",
-                "pages per operation");
+        TreeMap<Double, XYChart[]> columns = new TreeMap<>();
         List<Map<String, Object>> rows = new ArrayList<>();
         for (YcsbRun r : runs) {
+            XYChart[] col = columns.computeIfAbsent(r.totalMemoryMiB(), m -> new XYChart[] {
+                chart(String.format(Locale.ROOT, "Fig. 12: write memory chosen per cycle, total %.0f MiB", m),
+                        "seconds since the measured phase's first cycle", "MiB"),
+                chart(String.format(Locale.ROOT, "cost per engine operation per cycle, total %.0f MiB", m),
+                        "seconds since the measured phase's first cycle", "pages per operation")});
+            XYChart x = col[0], cost = col[1];
             List<Double> t = new ArrayList<>(), xs = new ArrayList<>(), cs = new ArrayList<>();
             for (YcsbRun.Cycle c : r.cycles()) {
                 t.add(c.seconds());
@@ -69,7 +74,10 @@ final class YcsbTunerRuns {
                     java.util.TreeMap::new, java.util.stream.Collectors.counting())));
             rows.add(row);
         }
-        save(png, List.of(x, cost), 2);
+        List<XYChart> charts = new ArrayList<>();
+        columns.values().forEach(col -> charts.add(col[0]));
+        columns.values().forEach(col -> charts.add(col[1]));
+        save(png, charts, 2);
         return Map.of("summary", rows, "cycles", runs.stream().map(r -> Map.of("run", r.name(), "cycles", r.cycles())).toList());
     }
 
