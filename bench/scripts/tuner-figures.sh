@@ -12,6 +12,7 @@
 #          YCSB_MEMORIES), into fig12's directory: where its optimum is;
 #   fig6ycsb: YCSB write-heavy (50% updates) on Y6_DATASETS trees, 80% of operations on 20% of them, fixed
 #          splits of Y6_MEMORY (Y6_SPLITS) and the tuner from 25%, each on a copy of the data loaded once;
+#   fig6long: fig6ycsb's fixed splits Y6_LONG_SPLITS measured as long as its tuner run;
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
 #   sweep: fig13's fixed splits alone; versus: the tuner and the best split back to back, REPEATS times each.
@@ -198,6 +199,17 @@ for step in $STEPS; do
       ycsb "$Y6_OUT" ycsb-tuner "$loaded" "${Y6[@]}" --write-memory "$(( Y6_MEMORY / 4 ))m" --tuner on --warmup "$YCSB_WARMUP" \
         --duration "$Y6_TUNER_DURATION" --seed 6
       ;;
+    fig6long)
+      # fixed splits measured as long as the tuner run (Y6_TUNER_DURATION): are the 45-second windows of fig6ycsb
+      # comparable with the tuner run's? (named ycsb-long-*, outside fig6-ycsb.json)
+      loaded=$WORK/ycsb${Y6_DATASETS}-${Y6_MEMORY}m
+      Y6=(--datasets "$Y6_DATASETS" --records "$Y6_RECORDS" --hotspot 80/20 --workload WRITE_HEAVY --total-memory "${Y6_MEMORY}m")
+      ycsb_load "$loaded" "${Y6[@]}" --write-memory "$(( Y6_MEMORY / 4 ))m"
+      for x in ${Y6_LONG_SPLITS:-40}; do
+        ycsb "$Y6_OUT" "ycsb-long-fixed-${x}m" "$loaded" "${Y6[@]}" --write-memory "${x}m" --tuner off --warmup "$YCSB_WARMUP" \
+          --duration "$Y6_TUNER_DURATION" --seed 6
+      done
+      ;;
     plot)
       for d in "$OUT" "$Y6_OUT" "$Y12_OUT"; do
         [ -d "$d" ] && ls "$d"/*.json > /dev/null 2>&1 || continue
@@ -205,6 +217,6 @@ for step in $STEPS; do
           --warmup "${WARMUP%s}" --period "${PERIOD%s}"
       done
       ;;
-    *) echo "unknown step $step (fig13, sweep, versus, fig13m0, fig14, fig14hi, fig12, fig12sweep, fig6ycsb, plot)" >&2; exit 2 ;;
+    *) echo "unknown step $step (fig13, sweep, versus, fig13m0, fig14, fig14hi, fig12, fig12sweep, fig6ycsb, fig6long, plot)" >&2; exit 2 ;;
   esac
 done

@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
  *       ({@code fig6-ycsb-tuner.json/.png} when a run has more than one tree);</li>
  *   <li>Figure 6 on YCSB ({@code fig6-ycsb.json/.png}), if {@code ycsb-fixed-<x>m.json} exist
  *       ({@code ExtendedYcsb --tuner off} at write memory x): the measured cost(x) per operation, with
- *       the tuner runs of the same setting at the write memory where they ended.</li>
+ *       the tuner runs of the same setting at the write memory where they ended, and fixed splits
+ *       measured as long as a tuner run ({@code ycsb-long-fixed-<x>m.json}) as a second series.</li>
  * </ul>
  *
  * <p>Thread safety: one run per instance.
@@ -51,7 +52,7 @@ public final class TunerFigures implements Callable<Integer> {
     static final double COST_TARGET = 1.03, TPMC_TARGET = 0.97, SWITCH_TARGET = 1.05;
     static final int SWITCH_CYCLES = 10;
     private static final Pattern FIXED = Pattern.compile("^(rm-|m0-)?fixed-(\\d+)m(-repeat\\d*)?\\.json$");
-    private static final Pattern YCSB_FIXED = Pattern.compile("^ycsb-fixed-(\\d+)m(-repeat\\d*)?\\.json$");
+    private static final Pattern YCSB_FIXED = Pattern.compile("^ycsb-(long-)?fixed-(\\d+)m(-repeat\\d*)?\\.json$");
 
     @Option(names = "--dir", required = true, description = "Directory of the run JSONs; figures are written there.")
     Path dir;
@@ -109,7 +110,7 @@ public final class TunerFigures implements Callable<Integer> {
                     memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig14.get("summary")));
         }
-        TreeMap<Double, List<YcsbRun>> ycsbFixed = new TreeMap<>();
+        TreeMap<Double, List<YcsbRun>> ycsbFixed = new TreeMap<>(), ycsbLong = new TreeMap<>();
         List<YcsbRun> ycsbTuner = new ArrayList<>();
         for (Path p : ycsb) {
             YcsbRun r = YcsbRun.read(p);
@@ -117,11 +118,11 @@ public final class TunerFigures implements Callable<Integer> {
             if (r.tuner()) {
                 ycsbTuner.add(r);
             } else if (m.matches()) {
-                ycsbFixed.computeIfAbsent(Double.parseDouble(m.group(1)), k -> new ArrayList<>()).add(r);
+                (m.group(1) == null ? ycsbFixed : ycsbLong).computeIfAbsent(Double.parseDouble(m.group(2)), k -> new ArrayList<>()).add(r);
             }
         }
         if (!ycsbFixed.isEmpty()) {
-            Map<String, Object> fig6 = YcsbTunerRuns.fig6(ycsbFixed, ycsbTuner, dir.resolve("fig6-ycsb.png"));
+            Map<String, Object> fig6 = YcsbTunerRuns.fig6(ycsbFixed, ycsbLong, ycsbTuner, dir.resolve("fig6-ycsb.png"));
             write(dir.resolve("fig6-ycsb.json"), fig6);
             System.out.println(new ObjectMapper().writeValueAsString(fig6.get("summary")));
         }

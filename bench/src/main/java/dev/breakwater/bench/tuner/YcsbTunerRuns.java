@@ -61,6 +61,7 @@ final class YcsbTunerRuns {
             row.put("datasets", r.datasets());
             row.put("cycles", r.cycles().size());
             row.put("steps", r.steps());
+            row.put("openedMiB", r.writeMemoryMiB());
             row.put("startMiB", r.startMiB());
             row.put("finalMiB", r.finalMiB());
             row.put("secondHalfMeanMiB", r.secondHalfMeanMiB());
@@ -82,10 +83,12 @@ final class YcsbTunerRuns {
     }
 
     /**
-     * The measured cost(x) curve of {@code fixed} (write memory in MiB to its runs) and the tuner runs
-     * of the same setting on it.
+     * The measured cost(x) curve of {@code fixed} (write memory in MiB to its runs), the same for
+     * {@code longer} (fixed splits measured as long as a tuner run, a series of its own), and the tuner
+     * runs of the same setting on it.
      */
-    static Map<String, Object> fig6(TreeMap<Double, List<YcsbRun>> fixed, List<YcsbRun> tuner, Path png) throws IOException {
+    static Map<String, Object> fig6(TreeMap<Double, List<YcsbRun>> fixed, TreeMap<Double, List<YcsbRun>> longer, List<YcsbRun> tuner,
+                                    Path png) throws IOException {
         YcsbRun any = fixed.firstEntry().getValue().get(0);
         String setting = String.format(Locale.ROOT, "YCSB %s, %d tree(s), total %.0f MiB",
                 Double.isNaN(any.writeRatio()) ? any.workload() : String.format(Locale.ROOT, "%.0f%% updates", 100 * any.writeRatio()),
@@ -112,15 +115,26 @@ final class YcsbTunerRuns {
         addPoints(c, String.format(Locale.ROOT, "cost = %.0f·written + %.0f·read", any.omega(), any.gamma()), fixed, YcsbRun::ioCostPerOp);
         addPoints(c, "pages written (flush + merge)", fixed, YcsbRun::pagesWrittenPerOp);
         addPoints(c, "pages read (query + merge)", fixed, YcsbRun::pagesReadPerOp);
+        List<Map<String, Object>> longSplits = new ArrayList<>();
+        if (!longer.isEmpty()) {
+            addPoints(c, "cost, fixed splits measured as long as the tuner run", longer, YcsbRun::ioCostPerOp);
+            for (Map.Entry<Double, List<YcsbRun>> e : longer.entrySet()) {
+                longSplits.add(Map.of("writeMemoryMiB", e.getKey(), "ioCostPerOp", mean(e.getValue(), YcsbRun::ioCostPerOp),
+                        "pagesWrittenPerOp", mean(e.getValue(), YcsbRun::pagesWrittenPerOp),
+                        "pagesReadPerOp", mean(e.getValue(), YcsbRun::pagesReadPerOp),
+                        "seconds", mean(e.getValue(), YcsbRun::seconds)));
+            }
+        }
         List<Map<String, Object>> tuned = new ArrayList<>();
         for (YcsbRun t : tuner) {
             if (!t.sameSetting(any)) {
                 continue;
             }
-            String label = String.format(Locale.ROOT, "%s (%.0f -> %.0f MiB)", t.name(), t.startMiB(), t.finalMiB());
+            String label = String.format(Locale.ROOT, "%s (opened at %.0f, ended at %.0f MiB)", t.name(), t.writeMemoryMiB(), t.finalMiB());
             c.addSeries(label, new double[] {t.finalMiB()}, new double[] {t.ioCostPerOp()}).setMarker(SeriesMarkers.DIAMOND);
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("run", t.name());
+            s.put("openedMiB", t.writeMemoryMiB());
             s.put("startMiB", t.startMiB());
             s.put("finalMiB", t.finalMiB());
             s.put("secondHalfMeanMiB", t.secondHalfMeanMiB());
@@ -137,10 +151,12 @@ final class YcsbTunerRuns {
         summary.put("readWeight", any.gamma());
         summary.put("bestSplitMiB", bestX);
         summary.put("bestCost", best);
+        summary.put("fixedSeconds", mean(fixed.values().stream().flatMap(List::stream).toList(), YcsbRun::seconds));
         summary.put("tuner", tuned);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("summary", summary);
         out.put("splits", splits);
+        out.put("longSplits", longSplits);
         save(png, List.of(c), 1);
         return out;
     }
