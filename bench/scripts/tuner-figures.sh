@@ -16,7 +16,7 @@
 #   plot:  summary JSON + PNGs from the run JSONs (dev.breakwater.bench.tuner.TunerFigures).
 # The database is loaded once (LOADED) and copied for every run, so each run starts from the same data.
 #   sweep: fig13's fixed splits alone; versus: the tuner and the best split back to back, REPEATS times each.
-# Usage: bench/scripts/tuner-figures.sh [fig13] [sweep] [versus] [fig13m0] [fig14] [fig14hi] [fig12] [fig12sweep] [fig6ycsb] [plot]
+# Usage: bench/scripts/tuner-figures.sh [fig13] [sweep] [versus] [fig13m0] [fig14] [fig14hi] [fig12] [fig12sweep] [fig6ycsb] [fig6long] [plot]
 #        (default: fig13 fig13m0 fig14 fig14hi fig12 plot)
 # Needs: mvn -B -q -pl tpcc,bench -am package -DskipTests
 set -euo pipefail
