@@ -128,7 +128,8 @@ public final class TunerFigures implements Callable<Integer> {
         }
         if (!ycsbTuner.isEmpty()) {
             String name = ycsbTuner.stream().allMatch(r -> r.datasets() == 1) ? "fig12" : "fig6-ycsb-tuner";
-            Map<String, Object> cycles = YcsbTunerRuns.fig12(ycsbTuner, dir.resolve(name + ".png"));
+            Map<String, Object> cycles = YcsbTunerRuns.fig12(ycsbTuner, dir.resolve(name + ".png"),
+                    name.equals("fig12") ? "Fig. 12: " : "Fig. 6 tuner run: ");
             write(dir.resolve(name + ".json"), cycles);
             System.out.println(new ObjectMapper().writeValueAsString(cycles.get("summary")));
         }

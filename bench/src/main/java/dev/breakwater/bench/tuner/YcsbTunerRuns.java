@@ -33,13 +33,16 @@ final class YcsbTunerRuns {
     private YcsbTunerRuns() {
     }
 
-    /** One column per total memory: write memory after each cycle above, the cycle's cost below. */
-    static Map<String, Object> fig12(List<YcsbRun> runs, Path png) throws IOException {
+    /**
+     * One column per total memory: write memory after each cycle above, the cycle's cost below;
+     * {@code figure} prefixes the titles (e.g. "Fig. 12: ").
+     */
+    static Map<String, Object> fig12(List<YcsbRun> runs, Path png, String figure) throws IOException {
         TreeMap<Double, XYChart[]> columns = new TreeMap<>();
         List<Map<String, Object>> rows = new ArrayList<>();
         for (YcsbRun r : runs) {
             XYChart[] col = columns.computeIfAbsent(r.totalMemoryMiB(), m -> new XYChart[] {
-                chart(String.format(Locale.ROOT, "Fig. 12: write memory chosen per cycle, total %.0f MiB", m),
+                chart(String.format(Locale.ROOT, "%swrite memory chosen per cycle, total %.0f MiB", figure, m),
                         "seconds since the measured phase's first cycle", "MiB"),
                 chart(String.format(Locale.ROOT, "cost per engine operation per cycle, total %.0f MiB", m),
                         "seconds since the measured phase's first cycle", "pages per operation")});
