@@ -35,7 +35,12 @@ import picocli.CommandLine.Option;
  *       warm-up; target: within 5% of it in at most 10 cycles after the switch (a single cycle's cost,
  *       and, since 5-second cycles are noisy, the mean of three consecutive cycles).</li>
  *   <li>Figure 12 ({@code fig12.json/.png}), if {@code ycsb-*.json} exist ({@code ExtendedYcsb --tuner on}
- *       results): write memory and cost per operation of each tuner cycle of the measured phase.</li>
+ *       results): write memory and cost per operation of each tuner cycle of the measured phase
+ *       ({@code fig6-ycsb-tuner.json/.png} when a run has more than one tree);</li>
+ *   <li>Figure 6 on YCSB ({@code fig6-ycsb.json/.png}), if {@code ycsb-fixed-<x>m.json} exist
+ *       ({@code ExtendedYcsb --tuner off} at write memory x): the measured cost(x) per operation, with
+ *       the tuner runs of the same setting at the write memory where they ended, and fixed splits
+ *       measured as long as a tuner run ({@code ycsb-long-fixed-<x>m.json}) as a second series.</li>
  * </ul>
  *
  * <p>Thread safety: one run per instance.
@@ -47,6 +52,7 @@ public final class TunerFigures implements Callable<Integer> {
     static final double COST_TARGET = 1.03, TPMC_TARGET = 0.97, SWITCH_TARGET = 1.05;
     static final int SWITCH_CYCLES = 10;
     private static final Pattern FIXED = Pattern.compile("^(rm-|m0-)?fixed-(\\d+)m(-repeat\\d*)?\\.json$");
+    private static final Pattern YCSB_FIXED = Pattern.compile("^ycsb-(long-)?fixed-(\\d+)m(-repeat\\d*)?\\.json$");
 
     @Option(names = "--dir", required = true, description = "Directory of the run JSONs; figures are written there.")
     Path dir;
@@ -104,10 +110,28 @@ public final class TunerFigures implements Callable<Integer> {
                     memory);
             System.out.println(new ObjectMapper().writeValueAsString(fig14.get("summary")));
         }
-        if (!ycsb.isEmpty()) {
-            Map<String, Object> fig12 = YcsbTunerRuns.summarize(ycsb, dir.resolve("fig12.png"));
-            write(dir.resolve("fig12.json"), fig12);
-            System.out.println(new ObjectMapper().writeValueAsString(fig12.get("summary")));
+        TreeMap<Double, List<YcsbRun>> ycsbFixed = new TreeMap<>(), ycsbLong = new TreeMap<>();
+        List<YcsbRun> ycsbTuner = new ArrayList<>();
+        for (Path p : ycsb) {
+            YcsbRun r = YcsbRun.read(p);
+            Matcher m = YCSB_FIXED.matcher(p.getFileName().toString());
+            if (r.tuner()) {
+                ycsbTuner.add(r);
+            } else if (m.matches()) {
+                (m.group(1) == null ? ycsbFixed : ycsbLong).computeIfAbsent(Double.parseDouble(m.group(2)), k -> new ArrayList<>()).add(r);
+            }
+        }
+        if (!ycsbFixed.isEmpty()) {
+            Map<String, Object> fig6 = YcsbTunerRuns.fig6(ycsbFixed, ycsbLong, ycsbTuner, dir.resolve("fig6-ycsb.png"));
+            write(dir.resolve("fig6-ycsb.json"), fig6);
+            System.out.println(new ObjectMapper().writeValueAsString(fig6.get("summary")));
+        }
+        if (!ycsbTuner.isEmpty()) {
+            String name = ycsbTuner.stream().allMatch(r -> r.datasets() == 1) ? "fig12" : "fig6-ycsb-tuner";
+            Map<String, Object> cycles = YcsbTunerRuns.fig12(ycsbTuner, dir.resolve(name + ".png"),
+                    name.equals("fig12") ? "Fig. 12: " : "Fig. 6 tuner run: ");
+            write(dir.resolve(name + ".json"), cycles);
+            System.out.println(new ObjectMapper().writeValueAsString(cycles.get("summary")));
         }
         return 0;
     }

@@ -1,71 +1,191 @@
 package dev.breakwater.bench.tuner;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Figure 12 of paper 000 from {@code ExtendedYcsb --tuner on} results ({@code ycsb-<name>.json}): the
- * tuner's cycles of the measured phase ({@code run.engine.tuner}), write memory after each and cost
- * per operation, against seconds since the phase's first cycle.
+ * Paper 000's tuner figures from {@code ExtendedYcsb} results ({@link YcsbRun}):
+ * <ul>
+ *   <li>Figure 12 ({@link #fig12}): per tuner run, the write memory after each cycle of the measured
+ *       phase and the cycle's cost per operation, against seconds since the phase's first cycle;</li>
+ *   <li>Figure 6 on YCSB ({@link #fig6}): the measured cost(x) curve of fixed splits
+ *       ({@code ycsb-fixed-<x>m*.json}, repeats averaged) with its write and read parts, and each
+ *       tuner run of the same setting placed at the write memory where it ended, at its measured
+ *       cost.</li>
+ * </ul>
  *
  * <p>Thread safety: stateless.
  */
 final class YcsbTunerRuns {
 
-    private static final double MIB = 1024.0 * 1024.0;
-
     private YcsbTunerRuns() {
     }
 
-    static Map<String, Object> summarize(List<Path> files, Path png) throws IOException {
-        System.setProperty("java.awt.headless", "true");
-        XYChart x = new XYChartBuilder().width(900).height(420).title("Fig. 12: write memory chosen per cycle, YCSB one tree")
-                .xAxisTitle("seconds since the first cycle").yAxisTitle("MiB").build();
-        XYChart cost = new XYChartBuilder().width(900).height(420).title("Fig. 12: weighted I/O cost per operation per cycle")
-                .xAxisTitle("seconds since the first cycle").yAxisTitle("pages per operation").build();
+    /**
+     * One column per total memory: write memory after each cycle above, the cycle's cost below;
+     * {@code figure} prefixes the titles (e.g. "Fig. 12: ").
+     */
+    static Map<String, Object> fig12(List<YcsbRun> runs, Path png, String figure) throws IOException {
+        TreeMap<Double, XYChart[]> columns = new TreeMap<>();
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (Path f : files) {
-            JsonNode r = new ObjectMapper().readTree(f.toFile());
-            String name = f.getFileName().toString().replaceFirst("\\.json$", "");
-            JsonNode cycles = r.path("run").path("engine").path("tuner");
+        for (YcsbRun r : runs) {
+            XYChart[] col = columns.computeIfAbsent(r.totalMemoryMiB(), m -> new XYChart[] {
+                chart(String.format(Locale.ROOT, "%swrite memory chosen per cycle, total %.0f MiB", figure, m),
+                        "seconds since the measured phase's first cycle", "MiB"),
+                chart(String.format(Locale.ROOT, "cost per engine operation per cycle, total %.0f MiB", m),
+                        "seconds since the measured phase's first cycle", "pages per operation")});
+            XYChart x = col[0], cost = col[1];
             List<Double> t = new ArrayList<>(), xs = new ArrayList<>(), cs = new ArrayList<>();
-            long first = cycles.isEmpty() ? 0 : cycles.get(0).path("timeMillis").asLong();
-            int steps = 0;
-            for (JsonNode c : cycles) {
-                t.add((c.path("timeMillis").asLong() - first) / 1000.0);
-                xs.add(c.path("writeMemoryAfter").asDouble() / MIB);
-                cs.add(c.path("cost").asDouble());
-                steps += c.path("writeMemoryAfter").asLong() != c.path("writeMemoryBefore").asLong() ? 1 : 0;
+            for (YcsbRun.Cycle c : r.cycles()) {
+                t.add(c.seconds());
+                xs.add(c.xAfterMiB());
+                cs.add(c.cost());
             }
             if (!t.isEmpty()) {
-                x.addSeries(name, t, xs);
-                cost.addSeries(name, t, cs);
+                x.addSeries(r.name(), t, xs).setMarker(SeriesMarkers.NONE);
+                cost.addSeries(r.name(), t, cs).setMarker(SeriesMarkers.NONE);
             }
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("run", name);
-            row.put("writeRatio", r.path("writeRatio").asDouble(Double.NaN));
-            row.put("totalMemoryMiB", r.path("config").path("total-memory").asDouble() / MIB);
-            row.put("cycles", cycles.size());
-            row.put("steps", steps);
-            row.put("startMiB", cycles.isEmpty() ? Double.NaN : cycles.get(0).path("writeMemoryBefore").asDouble() / MIB);
-            row.put("finalMiB", xs.isEmpty() ? Double.NaN : xs.get(xs.size() - 1));
-            row.put("meanCostLastFiveCycles", cs.isEmpty() ? Double.NaN
+            row.put("run", r.name());
+            row.put("writeRatio", r.writeRatio());
+            row.put("totalMemoryMiB", r.totalMemoryMiB());
+            row.put("datasets", r.datasets());
+            row.put("cycles", r.cycles().size());
+            row.put("steps", r.steps());
+            row.put("openedMiB", r.writeMemoryMiB());
+            row.put("startMiB", r.startMiB());
+            row.put("finalMiB", r.finalMiB());
+            row.put("secondHalfMeanMiB", r.secondHalfMeanMiB());
+            row.put("minMiB", r.cycles().stream().mapToDouble(YcsbRun.Cycle::xAfterMiB).min().orElse(Double.NaN));
+            row.put("maxMiB", r.cycles().stream().mapToDouble(YcsbRun.Cycle::xAfterMiB).max().orElse(Double.NaN));
+            row.put("meanCycleCostLastFive", cs.isEmpty() ? Double.NaN
                     : cs.subList(Math.max(0, cs.size() - 5), cs.size()).stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
-            row.put("opsPerSecond", r.path("run").path("opsPerSecond").asDouble());
+            row.put("ioCostPerOp", r.ioCostPerOp());
+            row.put("opsPerSecond", r.opsPerSecond());
+            row.put("reasons", r.cycles().stream().collect(java.util.stream.Collectors.groupingBy(YcsbRun.Cycle::reason,
+                    java.util.TreeMap::new, java.util.stream.Collectors.counting())));
             rows.add(row);
         }
-        List<Chart<?, ?>> charts = List.of(x, cost);
-        BitmapEncoder.saveBitmap(charts, 2, 1, png.toString().replaceFirst("\\.png$", ""), BitmapEncoder.BitmapFormat.PNG);
-        return Map.of("summary", rows);
+        List<XYChart> charts = new ArrayList<>();
+        columns.values().forEach(col -> charts.add(col[0]));
+        columns.values().forEach(col -> charts.add(col[1]));
+        save(png, charts, 2);
+        return Map.of("summary", rows, "cycles", runs.stream().map(r -> Map.of("run", r.name(), "cycles", r.cycles())).toList());
+    }
+
+    /**
+     * The measured cost(x) curve of {@code fixed} (write memory in MiB to its runs), the same for
+     * {@code longer} (fixed splits measured as long as a tuner run, a series of its own), and the tuner
+     * runs of the same setting on it.
+     */
+    static Map<String, Object> fig6(TreeMap<Double, List<YcsbRun>> fixed, TreeMap<Double, List<YcsbRun>> longer, List<YcsbRun> tuner,
+                                    Path png) throws IOException {
+        YcsbRun any = fixed.firstEntry().getValue().get(0);
+        String setting = String.format(Locale.ROOT, "YCSB %s, %d tree(s), total %.0f MiB",
+                Double.isNaN(any.writeRatio()) ? any.workload() : String.format(Locale.ROOT, "%.0f%% updates", 100 * any.writeRatio()),
+                any.datasets(), any.totalMemoryMiB());
+        XYChart c = chart("Fig. 6: measured cost(x), " + setting, "write memory x (MiB)", "pages per operation");
+        List<Map<String, Object>> splits = new ArrayList<>();
+        double bestX = Double.NaN, best = Double.MAX_VALUE;
+        for (Map.Entry<Double, List<YcsbRun>> e : fixed.entrySet()) {
+            double cost = mean(e.getValue(), YcsbRun::ioCostPerOp);
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("writeMemoryMiB", e.getKey());
+            s.put("ioCostPerOp", cost);
+            s.put("pagesWrittenPerOp", mean(e.getValue(), YcsbRun::pagesWrittenPerOp));
+            s.put("pagesReadPerOp", mean(e.getValue(), YcsbRun::pagesReadPerOp));
+            s.put("opsPerSecond", mean(e.getValue(), YcsbRun::opsPerSecond));
+            s.put("runs", e.getValue().stream().map(r -> Map.of("run", r.name(), "ioCostPerOp", r.ioCostPerOp(),
+                    "opsPerSecond", r.opsPerSecond())).toList());
+            splits.add(s);
+            if (cost < best) {
+                best = cost;
+                bestX = e.getKey();
+            }
+        }
+        addPoints(c, String.format(Locale.ROOT, "cost = %.0f·written + %.0f·read", any.omega(), any.gamma()), fixed, YcsbRun::ioCostPerOp);
+        addPoints(c, "pages written (flush + merge)", fixed, YcsbRun::pagesWrittenPerOp);
+        addPoints(c, "pages read (query + merge)", fixed, YcsbRun::pagesReadPerOp);
+        List<Map<String, Object>> longSplits = new ArrayList<>();
+        if (!longer.isEmpty()) {
+            addPoints(c, "cost, fixed splits measured as long as the tuner run", longer, YcsbRun::ioCostPerOp);
+            for (Map.Entry<Double, List<YcsbRun>> e : longer.entrySet()) {
+                longSplits.add(Map.of("writeMemoryMiB", e.getKey(), "ioCostPerOp", mean(e.getValue(), YcsbRun::ioCostPerOp),
+                        "pagesWrittenPerOp", mean(e.getValue(), YcsbRun::pagesWrittenPerOp),
+                        "pagesReadPerOp", mean(e.getValue(), YcsbRun::pagesReadPerOp),
+                        "seconds", mean(e.getValue(), YcsbRun::seconds)));
+            }
+        }
+        List<Map<String, Object>> tuned = new ArrayList<>();
+        for (YcsbRun t : tuner) {
+            if (!t.sameSetting(any)) {
+                continue;
+            }
+            String label = String.format(Locale.ROOT, "%s (opened at %.0f, ended at %.0f MiB)", t.name(), t.writeMemoryMiB(), t.finalMiB());
+            c.addSeries(label, new double[] {t.finalMiB()}, new double[] {t.ioCostPerOp()}).setMarker(SeriesMarkers.DIAMOND);
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("run", t.name());
+            s.put("openedMiB", t.writeMemoryMiB());
+            s.put("startMiB", t.startMiB());
+            s.put("finalMiB", t.finalMiB());
+            s.put("secondHalfMeanMiB", t.secondHalfMeanMiB());
+            s.put("cycles", t.cycles().size());
+            s.put("steps", t.steps());
+            s.put("ioCostPerOp", t.ioCostPerOp());
+            s.put("costOverBest", t.ioCostPerOp() / best);
+            s.put("opsPerSecond", t.opsPerSecond());
+            tuned.add(s);
+        }
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("setting", setting);
+        summary.put("writeWeight", any.omega());
+        summary.put("readWeight", any.gamma());
+        summary.put("bestSplitMiB", bestX);
+        summary.put("bestCost", best);
+        summary.put("fixedSeconds", mean(fixed.values().stream().flatMap(List::stream).toList(), YcsbRun::seconds));
+        summary.put("tuner", tuned);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("summary", summary);
+        out.put("splits", splits);
+        out.put("longSplits", longSplits);
+        save(png, List.of(c), 1);
+        return out;
+    }
+
+    private static void addPoints(XYChart chart, String name, TreeMap<Double, List<YcsbRun>> runs, ToDoubleFunction<YcsbRun> f) {
+        List<Double> xs = new ArrayList<>(), ys = new ArrayList<>();
+        for (Map.Entry<Double, List<YcsbRun>> e : runs.entrySet()) {
+            xs.add(e.getKey());
+            ys.add(mean(e.getValue(), f));
+        }
+        chart.addSeries(name, xs, ys);
+    }
+
+    private static double mean(List<YcsbRun> runs, ToDoubleFunction<YcsbRun> f) {
+        return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+    private static XYChart chart(String title, String xTitle, String yTitle) {
+        System.setProperty("java.awt.headless", "true");
+        return new XYChartBuilder().width(900).height(420).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    }
+
+    private static void save(Path png, List<XYChart> charts, int rows) throws IOException {
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        List<Chart<?, ?>> list = (List) charts;
+        BitmapEncoder.saveBitmap(list, rows, (charts.size() + rows - 1) / rows, png.toString().replaceFirst("\\.png$", ""),
+                BitmapEncoder.BitmapFormat.PNG);
     }
 }

@@ -152,10 +152,21 @@ public final class ExtendedYcsb implements Callable<Integer> {
     long seed;
     @Option(names = "--keep-data", description = "Keep the data directory after the run.")
     boolean keepData;
+    @Option(names = "--data", description = "Use exactly this data directory instead of a fresh one under --dir; it is "
+            + "kept after the run. With --load-only or --no-load: load once, copy, run each copy (every run starts from "
+            + "the same data).")
+    Path data;
+    @Option(names = "--load-only", description = "Load into --data with the tuner off, flush, wait for merges and close: "
+            + "no run phase.")
+    boolean loadOnly;
+    @Option(names = "--no-load", description = "Open --data as a --load-only run left it and run without loading.")
+    boolean noLoad;
     @Option(names = "--quiet", description = "No progress lines.")
     boolean quiet;
 
     private final PrintStream err = System.err;
+    /** The engine configuration of the current run (for the cost's weights). */
+    private StorageConfig config;
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
@@ -215,6 +226,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--secondary-indexes must be 0..10");
         }
         Hotspot.parse(hotspot, datasets);
+        if ((loadOnly || noLoad) && data == null || loadOnly && noLoad || sweepWriteMemory != null && data != null) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--load-only and --no-load need --data, exclude each other, and --data excludes --sweep-write-memory");
+        }
         if (writeRatio != -1 && (writeRatio < 0 || writeRatio > 1)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--write-ratio takes a fraction in [0, 1] (e.g. 0.3), not "
                     + writeRatio);
@@ -224,10 +239,20 @@ public final class ExtendedYcsb implements Callable<Integer> {
     // ------------------------------------------------------------------------------------ one run
 
     Map<String, Object> runOnce(long writeMemoryBytes) throws Exception {
-        Path base = dir != null ? dir : Files.createTempDirectory("extended-ycsb");
-        Files.createDirectories(base);
-        Path data = Files.createTempDirectory(base, "run-");
+        Path base = this.data != null ? null : dir != null ? dir : Files.createTempDirectory("extended-ycsb");
+        Path data;
+        if (this.data != null) {
+            data = this.data;
+            if (noLoad && !Files.isDirectory(data)) {
+                throw new IllegalArgumentException("--no-load: no loaded data in " + data);
+            }
+            Files.createDirectories(data);
+        } else {
+            Files.createDirectories(base);
+            data = Files.createTempDirectory(base, "run-");
+        }
         StorageConfig config = engineConfig(writeMemoryBytes);
+        this.config = config;
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("workload", workload.name());
         if (writeRatio >= 0) {
@@ -240,16 +265,22 @@ public final class ExtendedYcsb implements Callable<Integer> {
         result.put("threads", threads);
         result.put("config", config.toMap());
         try {
-            if (reopenAfterLoad) {
+            if (loadOnly) {
+                try (StorageEngine engine = StorageEngine.open(data, config.toBuilder().set(ConfigOptions.TUNER, false).build())) {
+                    Map<String, Object> load = load(engine, new State(createDatasets(engine)));
+                    engine.flushAndAwaitMerges();
+                    result.put("load", load);
+                }
+            } else if (noLoad) {
+                try (StorageEngine engine = StorageEngine.open(data, config)) {
+                    result.put("run", run(engine, new State(openDatasets(engine))));
+                }
+            } else if (reopenAfterLoad) {
                 try (StorageEngine engine = StorageEngine.open(data, config.toBuilder().set(ConfigOptions.TUNER, false).build())) {
                     result.put("load", load(engine, new State(createDatasets(engine))));
                 }
                 try (StorageEngine engine = StorageEngine.open(data, config)) {
-                    List<Dataset> sets = new ArrayList<>();
-                    for (int d = 0; d < datasets; d++) {
-                        sets.add(engine.dataset(datasetName(d)));
-                    }
-                    result.put("run", run(engine, new State(sets)));
+                    result.put("run", run(engine, new State(openDatasets(engine))));
                 }
             } else {
                 try (StorageEngine engine = StorageEngine.open(data, config)) {
@@ -259,7 +290,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 }
             }
         } finally {
-            if (!keepData) {
+            if (!keepData && this.data == null) {
                 deleteTree(data);
                 if (dir == null) {
                     deleteTree(base);
@@ -319,6 +350,14 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 b.secondaryIndex("by_" + YcsbRecords.fieldName(i), YcsbRecords.fieldName(i));
             }
             sets.add(engine.createDataset(b.build()));
+        }
+        return sets;
+    }
+
+    private List<Dataset> openDatasets(StorageEngine engine) {
+        List<Dataset> sets = new ArrayList<>();
+        for (int d = 0; d < datasets; d++) {
+            sets.add(engine.dataset(datasetName(d)));
         }
         return sets;
     }
@@ -430,7 +469,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
         m.put("records", total);
         m.put("seconds", seconds);
         m.put("opsPerSecond", total / seconds);
-        m.put("engine", Snapshot.take(engine).minus(before, state.bytesIngested.sum(), total));
+        m.put("engine", Snapshot.take(engine).minus(before, state.bytesIngested.sum(), total, config));
         return m;
     }
 
@@ -512,7 +551,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
         m.put("opsPerSecond", total / seconds);
         m.put("scannedRecords", state.scannedRecords.sum());
         m.put("ops", ops);
-        m.put("engine", after.minus(before, state.bytesIngested.sum(), total));
+        m.put("engine", after.minus(before, state.bytesIngested.sum(), total, config));
         return m;
     }
 
@@ -651,8 +690,11 @@ public final class ExtendedYcsb implements Callable<Integer> {
             return new Snapshot(e.statistics(), ProcIo.now(), count, millis, System.nanoTime());
         }
 
-        /** The deltas since {@code before} as a JSON-ready map; {@code ingested} bytes of records written. */
-        Map<String, Object> minus(Snapshot before, long ingested, long operations) {
+        /**
+         * The deltas since {@code before} as a JSON-ready map; {@code ingested} bytes of records written,
+         * {@code operations} client operations; {@code config} gives ω, γ and the page size of the cost.
+         */
+        Map<String, Object> minus(Snapshot before, long ingested, long operations, StorageConfig config) {
             IoStatisticsSnapshot io = engine.io().minus(before.engine.io());
             Map<String, Object> m = new LinkedHashMap<>();
             Map<String, Object> byPurpose = new LinkedHashMap<>();
@@ -717,6 +759,21 @@ public final class ExtendedYcsb implements Callable<Integer> {
             m.put("mergeBytesWritten", merged);
             m.put("mergeBytesRead", mergeRead);
             m.put("writeAmplification", ingested == 0 ? 0.0 : (double) (flushed + merged) / ingested);
+            // The cost the tuner minimizes, per client operation, as the TPC-C driver counts it per transaction:
+            // pages written by flushes, merges and log trimming; pages read by queries and merges.
+            long pageSize = config.get(ConfigOptions.PAGE_SIZE);
+            double omega = config.get(ConfigOptions.TUNER_WRITE_WEIGHT);
+            double gamma = config.get(ConfigOptions.TUNER_READ_WEIGHT);
+            double packed = Math.max(0, engine.logPacker().bytesWritten() - before.engine.logPacker().bytesWritten());
+            double pagesWritten = io.pagesWritten(IoPurpose.FLUSH) + io.pagesWritten(IoPurpose.MERGE) + packed / pageSize;
+            double pagesRead = io.pagesRead(IoPurpose.QUERY) + io.pagesRead(IoPurpose.MERGE);
+            long ops = Math.max(1, operations);
+            m.put("pagesWrittenPerOp", pagesWritten / ops);
+            m.put("pagesReadPerOp", pagesRead / ops);
+            m.put("writeWeight", omega);
+            m.put("readWeight", gamma);
+            m.put("ioCostPerOp", (omega * pagesWritten + gamma * pagesRead) / ops);
+            m.put("engineOperations", engine.operations().total() - before.engine.operations().total());
             m.put("logBytesWritten", io.bytesWritten(IoPurpose.LOG));
             m.put("bytesReadPerOp", operations == 0 ? 0.0 : (double) io.totalBytesRead() / operations);
             m.put("bytesWrittenPerOp", operations == 0 ? 0.0 : (double) io.totalBytesWritten() / operations);
@@ -740,8 +797,12 @@ public final class ExtendedYcsb implements Callable<Integer> {
     @SuppressWarnings("unchecked")
     private static String summaryLine(Map<String, Object> r) {
         Map<String, Object> run = (Map<String, Object>) r.get("run");
-        Map<String, Object> eng = (Map<String, Object>) run.get("engine");
         Map<String, Object> cfg = (Map<String, Object>) r.get("config");
+        if (run == null) {
+            Map<String, Object> load = (Map<String, Object>) r.get("load");
+            return String.format("loaded %s records in %.1f s", load.get("records"), (Double) load.get("seconds"));
+        }
+        Map<String, Object> eng = (Map<String, Object>) run.get("engine");
         return String.format("%s write-memory=%s: %.0f ops/s, %.0f B read/op, %.0f B written/op, write amplification %.2f, stalls %s, gc %s ms",
                 r.get("workload"), cfg.get("write-memory"), (Double) run.get("opsPerSecond"), (Double) eng.get("bytesReadPerOp"),
                 (Double) eng.get("bytesWrittenPerOp"), (Double) eng.get("writeAmplification"), eng.get("writeStalls"), eng.get("gcMillis"));

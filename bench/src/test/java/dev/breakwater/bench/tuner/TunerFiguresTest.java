@@ -82,4 +82,47 @@ class TunerFiguresTest {
             assertTrue(Files.size(dir.resolve(png)) > 0, png);
         }
     }
+
+    /** An ExtendedYcsb result: tuner on/off, opened at {@code xMiB}, its cost per op, and cycles {seconds, x after}. */
+    private void ycsb(String name, boolean tuner, int datasets, long xMiB, double cost, double[][] cycles) throws Exception {
+        StringBuilder c = new StringBuilder();
+        double before = xMiB;
+        for (double[] k : cycles) {
+            c.append(c.length() == 0 ? "" : ",").append(String.format(java.util.Locale.ROOT,
+                    "{\"timeMillis\":%d,\"writeMemoryBefore\":%d,\"writeMemoryAfter\":%d,\"cost\":0.5,\"reason\":\"%s\"}",
+                    T0 + (long) (k[0] * 1000), (long) (before * MIB), (long) (k[1] * MIB), k[1] != before ? "CLIMB" : "STOP_WITHIN_NOISE"));
+            before = k[1];
+        }
+        Files.writeString(dir.resolve(name + ".json"), String.format(java.util.Locale.ROOT,
+                "{\"workload\":\"WRITE_HEAVY\",\"datasets\":%d,\"config\":{\"tuner\":%s,\"total-memory\":%d,\"write-memory\":%d,"
+                        + "\"tuner-write-weight\":2.0,\"tuner-read-weight\":1.0},\"run\":{\"opsPerSecond\":1000,\"seconds\":45,"
+                        + "\"engine\":{\"ioCostPerOp\":%s,\"pagesWrittenPerOp\":0.1,\"pagesReadPerOp\":%s,\"tuner\":[%s]}}}",
+                datasets, tuner, 64 * MIB, xMiB * MIB, cost, cost - 0.2, c));
+    }
+
+    @Test
+    void ycsbCostCurveWithTheTunerRunOnItAndCyclesPerMemorySize() throws Exception {
+        ycsb("ycsb-fixed-16m", false, 10, 16, 1.04, new double[0][]);
+        ycsb("ycsb-fixed-32m", false, 10, 32, 0.93, new double[0][]);
+        ycsb("ycsb-fixed-32m-repeat", false, 10, 32, 0.95, new double[0][]);
+        ycsb("ycsb-long-fixed-40m", false, 10, 40, 1.01, new double[0][]);
+        ycsb("ycsb-tuner", true, 10, 16, 1.054, new double[][] {{0, 30}, {5, 30}, {10, 39}, {15, 39}});
+
+        assertEquals(0, new CommandLine(new TunerFigures()).execute("--dir", dir.toString()));
+
+        JsonNode f6 = new ObjectMapper().readTree(dir.resolve("fig6-ycsb.json").toFile());
+        assertEquals(32, f6.path("summary").path("bestSplitMiB").asDouble());
+        assertEquals(0.94, f6.path("summary").path("bestCost").asDouble(), 1e-9); // the repeat is averaged in
+        assertEquals(2, f6.path("splits").size()); // the long run is a series of its own
+        assertEquals(1.01, f6.path("longSplits").get(0).path("ioCostPerOp").asDouble(), 1e-9);
+        JsonNode t = f6.path("summary").path("tuner").get(0);
+        assertEquals(16, t.path("openedMiB").asDouble());
+        assertEquals(39, t.path("finalMiB").asDouble());
+        assertEquals(2, t.path("steps").asInt()); // 16 -> 30 and 30 -> 39
+        assertEquals(1.054 / 0.94, t.path("costOverBest").asDouble(), 1e-9);
+        // a run on ten trees: its cycles go to fig6-ycsb-tuner, not fig12
+        assertTrue(Files.size(dir.resolve("fig6-ycsb-tuner.png")) > 0);
+        assertFalse(Files.exists(dir.resolve("fig12.json")));
+        assertTrue(Files.size(dir.resolve("fig6-ycsb.png")) > 0);
+    }
 }

@@ -94,6 +94,46 @@ class ExtendedYcsbSmokeTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void loadOnceThenRunACopyWithoutLoading() throws Exception {
+        // --load-only leaves a settled directory; --no-load runs on it (here at another split) and finds every
+        // record (no operation misses), and the run reports the weighted cost per operation from ω and γ
+        Path loaded = tmp.resolve("loaded");
+        String[] common = {"--datasets", "3", "--records", "1000", "--threads", "2", "--total-memory", "32m",
+            "--no-direct-io", "--quiet"};
+        ExtendedYcsb load = new ExtendedYcsb();
+        assertEquals(0, new CommandLine(load).execute(concat(common, "--data", loaded.toString(), "--load-only",
+                "--write-memory", "8m")));
+        assertEquals(3000L, ((Number) ((Map<String, Object>) load.lastResult.get("load")).get("records")).longValue());
+        assertTrue(!load.lastResult.containsKey("run") && Files.isDirectory(loaded));
+        ExtendedYcsb run = new ExtendedYcsb();
+        assertEquals(0, new CommandLine(run).execute(concat(common, "--data", loaded.toString(), "--no-load",
+                "--write-memory", "12m", "--workload", "READ_HEAVY", "--operations", "2000", "--warmup", "0",
+                "--engine-option", "tuner-write-weight=2")));
+        Map<String, Object> r = (Map<String, Object>) run.lastResult.get("run");
+        assertEquals(null, run.lastResult.get("load"));
+        for (Map<String, Object> op : ((Map<String, Map<String, Object>>) r.get("ops")).values()) {
+            assertEquals(0L, ((Number) op.get("notFound")).longValue());
+        }
+        Map<String, Object> engine = (Map<String, Object>) r.get("engine");
+        double expected = 2 * ((Number) engine.get("pagesWrittenPerOp")).doubleValue()
+                + ((Number) engine.get("pagesReadPerOp")).doubleValue();
+        assertEquals(expected, ((Number) engine.get("ioCostPerOp")).doubleValue(), 1e-9);
+        assertEquals(12L << 20, ((Number) engine.get("writeMemoryCapacity")).longValue());
+    }
+
+    @Test
+    void noLoadWithoutLoadedDataIsRefused() {
+        assertEquals(2, new CommandLine(new ExtendedYcsb()).execute("--no-load", "--quiet"));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    @Test
     void writeRatioOutsideZeroToOneIsRefused() {
         // a usage error (exit code 2) before any data is written; picocli prints the message to stderr
         assertEquals(2, new CommandLine(new ExtendedYcsb()).execute("--dir", tmp.resolve("bad").toString(), "--write-ratio", "1.5",
