@@ -279,6 +279,15 @@ public final class PartitionScalingDriver {
         }
 
         void preload(int keys) {
+            byte[] payload = new byte[100];
+            for (int k : shuffledKeys(keys)) {
+                dataset(k).upsert(Tuple.of((long) k, payload));
+            }
+            settle();
+        }
+
+        /** 0 .. keys - 1 in a fixed random order (the preload's). */
+        static int[] shuffledKeys(int keys) {
             int[] order = new int[keys];
             for (int i = 0; i < keys; i++) {
                 order[i] = i;
@@ -290,11 +299,7 @@ public final class PartitionScalingDriver {
                 order[i] = order[j];
                 order[j] = x;
             }
-            byte[] payload = new byte[100];
-            for (int k : order) {
-                dataset(k).upsert(Tuple.of((long) k, payload));
-            }
-            settle();
+            return order;
         }
 
         /** Flushes every engine's memory and waits for merges. */
@@ -336,7 +341,7 @@ public final class PartitionScalingDriver {
         return Stream.of(list.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
-    private static void deleteRecursively(Path p) throws IOException {
+    static void deleteRecursively(Path p) throws IOException {
         if (!Files.exists(p)) {
             return;
         }
