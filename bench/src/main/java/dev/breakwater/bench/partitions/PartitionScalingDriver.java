@@ -51,8 +51,8 @@ import java.util.stream.Stream;
  * the cost of one cursor per partition and their k-way merge. In {@code engine-per-partition} the
  * client scans every engine's dataset and does not merge the results (a real client would), so
  * that layout's scan figure is an upper bound. (Scans are measured after the flush because right
- * after the mixed phase their rate depends mostly on the memory components' state: a smoke run saw
- * 983 scans/s there against 65,031 after a flush, with one partition.)
+ * after the mixed phase their rate depends on how many memory levels and L0 groups the trees hold at
+ * that moment; {@link ScanAfterWritesDriver} measures that state.)
  * Durability {@code ASYNC}, so commits do not wait for fsyncs and the numbers are the engine's data
  * path, not the disk's fsync rate.
  *
