@@ -55,53 +55,77 @@ class ScanSeekCostTest {
                 tree.put(key(i), newValue(i), lsn++);
             }
             tree.flusher.awaitIdle();
-            MemoryLevels levels;
-            List<List<Run>> disk;
-            synchronized (tree.stateLock) {
-                levels = tree.memoryLevels;
-            }
-            disk = tree.version().levels();
-            assertTrue(levels.level(1).size() + levels.level(2).size() >= 4,
-                    "the memory levels hold several tables (the case the test is about): " + levels);
-            int runs = 0;
-            for (List<Run> l : disk) {
-                runs += (int) l.stream().filter(r -> !r.isEmpty()).count();
-            }
-            assertTrue(runs >= 1, "data on disk too");
-            int memoryLevels = (levels.level(1).isEmpty() ? 0 : 1) + (levels.level(2).isEmpty() ? 0 : 1);
+            tree.awaitMerges(); // no write follows, so the shape stays as it is now
+            tree.flusher.awaitIdle();
+            Shape start = shape(tree);
+            assertTrue(start.levels().level(1).size() + start.levels().level(2).size() >= 4,
+                    "the memory levels hold several tables (the case the test is about): " + start.levels());
+            assertTrue(start.disk().stream().anyMatch(l -> l.stream().anyMatch(r -> !r.isEmpty())), "data on disk too");
 
             for (int[] range : new int[][] {{100, 110}, {1500, 1520}, {2990, 3000}}) {
                 for (boolean descending : new boolean[] {false, true}) {
-                    byte[] from = key(range[0]);
-                    byte[] to = key(range[1]);
-                    long[] before = tree.scanCounters();
-                    int returned = 0;
-                    try (EntryCursor c = descending ? tree.reverseScan(from, to) : tree.scan(from, to)) {
-                        while (c.next()) {
-                            int k = ByteBuffer.wrap(c.key(), 0, 4).getInt();
-                            int expectedKey = descending ? range[1] - 1 - returned : range[0] + returned;
-                            assertEquals(expectedKey, k);
-                            assertArrayEquals(newValue(k), Arrays.copyOf(c.value(), c.valueLength()));
-                            returned++;
-                        }
+                    // Background work the test does not control (a flush for memory or the log) may change the
+                    // tree's shape; a scan counts only if the shape was the same before and after it.
+                    boolean checked = false;
+                    for (int attempt = 0; attempt < 20 && !checked; attempt++) {
+                        checked = scanAndCheck(tree, range, descending);
                     }
-                    long[] after = tree.scanCounters();
-                    String at = " scanning [" + range[0] + ", " + range[1] + ")" + (descending ? " descending" : "") + " over " + levels
-                            + " and " + runs + " disk runs";
-                    assertEquals(range[1] - range[0], returned, "every key" + at);
-                    assertEquals(1, after[0] - before[0], "one scan" + at);
-                    long overlapping = overlappingMemoryTables(levels, from, to) + overlappingDiskTables(disk, from, to);
-                    assertEquals(overlapping, after[1] - before[1], "tables opened = tables meeting the range" + at);
-                    // Sources: M0, each non-empty memory level, each run. Each yields at most one entry per key
-                    // of the range plus one past it.
-                    long sources = 1 + memoryLevels + runs;
-                    assertEquals(sources, after[3] - before[3], "one source for M0, each memory level and each run" + at);
-                    long bound = sources * (range[1] - range[0] + 1L);
-                    assertTrue(after[2] - before[2] <= bound, "entries read " + (after[2] - before[2]) + " <= " + bound + at);
+                    assertTrue(checked, "the tree's shape stayed still for one scan of " + Arrays.toString(range));
                 }
             }
             tree.close();
         }
+    }
+
+    private record Shape(MemoryLevels levels, int immutables, List<List<Run>> disk) {
+    }
+
+    private static Shape shape(LsmTree tree) {
+        synchronized (tree.stateLock) {
+            return new Shape(tree.memoryLevels, tree.immutables.size(), tree.version().levels());
+        }
+    }
+
+    /** One scan, checked against the shape it ran over; false if the shape changed meanwhile. */
+    private static boolean scanAndCheck(LsmTree tree, int[] range, boolean descending) throws IOException {
+        Shape shape = shape(tree);
+        byte[] from = key(range[0]);
+        byte[] to = key(range[1]);
+        long[] before = tree.scanCounters();
+        int returned = 0;
+        try (EntryCursor c = descending ? tree.reverseScan(from, to) : tree.scan(from, to)) {
+            while (c.next()) {
+                int k = ByteBuffer.wrap(c.key(), 0, 4).getInt();
+                assertEquals(descending ? range[1] - 1 - returned : range[0] + returned, k);
+                assertArrayEquals(newValue(k), Arrays.copyOf(c.value(), c.valueLength()));
+                returned++;
+            }
+        }
+        long[] after = tree.scanCounters();
+        Shape now = shape(tree);
+        if (now.levels() != shape.levels() || now.immutables() != shape.immutables() || !now.disk().equals(shape.disk())) {
+            return false;
+        }
+        int runs = 0;
+        for (List<Run> l : shape.disk()) {
+            runs += (int) l.stream().filter(r -> !r.isEmpty()).count();
+        }
+        int memoryLevels = 0;
+        for (int l = 1; l <= shape.levels().count(); l++) {
+            memoryLevels += shape.levels().level(l).isEmpty() ? 0 : 1;
+        }
+        String at = " scanning [" + range[0] + ", " + range[1] + ")" + (descending ? " descending" : "") + " over "
+                + shape.levels() + ", " + shape.immutables() + " sealed M0s and " + runs + " disk runs";
+        assertEquals(range[1] - range[0], returned, "every key" + at);
+        assertEquals(1, after[0] - before[0], "one scan" + at);
+        long sources = 1 + shape.immutables() + memoryLevels + runs;
+        assertEquals(sources, after[3] - before[3], "one source for each M0, each memory level and each run" + at);
+        long overlapping = overlappingMemoryTables(shape.levels(), from, to) + overlappingDiskTables(shape.disk(), from, to);
+        assertEquals(overlapping, after[1] - before[1], "tables opened = tables meeting the range" + at);
+        // Each source yields at most one entry per key of the range plus one past it.
+        long bound = sources * (range[1] - range[0] + 1L);
+        assertTrue(after[2] - before[2] <= bound, "entries read " + (after[2] - before[2]) + " <= " + bound + at);
+        return true;
     }
 
     private static long overlappingMemoryTables(MemoryLevels levels, byte[] from, byte[] toExclusive) {
