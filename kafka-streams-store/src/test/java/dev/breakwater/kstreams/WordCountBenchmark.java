@@ -43,10 +43,16 @@ import org.knowm.xchart.CategoryChartBuilder;
  *       10 MB record cache). The driver commits after every input record, so this one is bound by
  *       the per-commit flush and checkpoint fsyncs of both stores, not by the stores' data path.</li>
  * </ol>
- * Usage: {@code WordCountBenchmark <out-dir> [memoryMiB keys updates tasks commit driverLines]}.
- * Writes {@code kafka-streams-wordcount.json} and {@code .png}. Not a unit test: a driver with a main.
+ * Usage: {@code WordCountBenchmark <out-dir> [memoryMiB keys updates tasks commit driverLines storePartitions]}:
+ * {@code driverLines} 0 skips the driver runs; {@code storePartitions} (default 1) is the
+ * application's {@code breakwater.store.partitions}, the hash partitions of each Breakwater store's
+ * dataset. The system property {@code wordcount.stores} (default {@code BREAKWATER,ROCKSDB}) picks
+ * the stores measured. Writes {@code kafka-streams-wordcount.json} and {@code .png}. Not a unit test: a driver with a main.
  */
 public final class WordCountBenchmark {
+
+    /** {@code breakwater.store.partitions} of the Breakwater runs (set once by {@link #main}). */
+    private static int storePartitions = 1;
 
     private WordCountBenchmark() {
     }
@@ -59,19 +65,25 @@ public final class WordCountBenchmark {
         int tasks = args.length > 4 ? Integer.parseInt(args[4]) : 4;
         int commit = args.length > 5 ? Integer.parseInt(args[5]) : 20_000;
         int driverLines = args.length > 6 ? Integer.parseInt(args[6]) : 2_000;
+        storePartitions = args.length > 7 ? Integer.parseInt(args[7]) : 1;
+        List<StoreKind> kinds = new ArrayList<>();
+        for (String k : System.getProperty("wordcount.stores", "BREAKWATER,ROCKSDB").split(",")) {
+            kinds.add(StoreKind.valueOf(k.trim()));
+        }
         Files.createDirectories(out);
         Path scratch = Files.createTempDirectory("kstreams-bench");
 
         List<Map<String, Object>> results = new ArrayList<>();
-        for (StoreKind kind : List.of(StoreKind.BREAKWATER, StoreKind.ROCKSDB)) {
+        for (StoreKind kind : kinds) {
             results.add(storeRun(kind, scratch.resolve("store-" + kind), memory, keys, updates, tasks, commit));
         }
-        for (StoreKind kind : List.of(StoreKind.BREAKWATER, StoreKind.ROCKSDB)) {
+        for (StoreKind kind : driverLines > 0 ? kinds : List.<StoreKind>of()) {
             results.add(driverRun(kind, scratch.resolve("driver-" + kind), memory, driverLines));
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("benchmark", "kafka-streams word count, Breakwater vs RocksDB at equal memory");
-        doc.put("args", List.of(out.toString(), memory >> 20, keys, updates, tasks, commit, driverLines));
+        doc.put("args", List.of(out.toString(), memory >> 20, keys, updates, tasks, commit, driverLines, storePartitions));
+        doc.put("stores", kinds);
         doc.put("results", results);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("kafka-streams-wordcount.json").toFile(), doc);
         plot(results, out.resolve("kafka-streams-wordcount"));
@@ -90,6 +102,9 @@ public final class WordCountBenchmark {
 
     private static Properties props(StoreKind kind, Path dir, long memory) {
         Properties p = Topologies.props("wc-bench", dir.toString(), 0);
+        if (kind == StoreKind.BREAKWATER) {
+            p.put("breakwater.store.partitions", Integer.toString(storePartitions));
+        }
         if (kind == StoreKind.ROCKSDB) {
             BoundedRocksDbConfig.configure(memory);
             p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class);
@@ -140,6 +155,7 @@ public final class WordCountBenchmark {
         r.put("store", kind.name());
         r.put("memoryBytes", memory);
         r.put("tasks", tasks);
+        r.put("storePartitions", kind == StoreKind.BREAKWATER ? storePartitions : 1);
         r.put("keys", keys);
         r.put("distinctKeysApprox", distinct);
         r.put("updates", updates);
@@ -193,7 +209,9 @@ public final class WordCountBenchmark {
                     y.add((Double) r.get(store ? "updatesPerSecond" : "wordsPerSecond"));
                 }
             }
-            chart.addSeries(kind.name(), x, y);
+            if (!y.isEmpty()) {
+                chart.addSeries(kind.name(), x, y);
+            }
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }

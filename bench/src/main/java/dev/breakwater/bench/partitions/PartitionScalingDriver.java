@@ -51,8 +51,8 @@ import java.util.stream.Stream;
  * the cost of one cursor per partition and their k-way merge. In {@code engine-per-partition} the
  * client scans every engine's dataset and does not merge the results (a real client would), so
  * that layout's scan figure is an upper bound. (Scans are measured after the flush because right
- * after the mixed phase their rate depends mostly on the memory components' state: a smoke run saw
- * 983 scans/s there against 65,031 after a flush, with one partition.)
+ * after the mixed phase their rate depends on how many memory levels and L0 groups the trees hold at
+ * that moment; {@link ScanAfterWritesDriver} measures that state.)
  * Durability {@code ASYNC}, so commits do not wait for fsyncs and the numbers are the engine's data
  * path, not the disk's fsync rate.
  *
@@ -279,6 +279,15 @@ public final class PartitionScalingDriver {
         }
 
         void preload(int keys) {
+            byte[] payload = new byte[100];
+            for (int k : shuffledKeys(keys)) {
+                dataset(k).upsert(Tuple.of((long) k, payload));
+            }
+            settle();
+        }
+
+        /** 0 .. keys - 1 in a fixed random order (the preload's). */
+        static int[] shuffledKeys(int keys) {
             int[] order = new int[keys];
             for (int i = 0; i < keys; i++) {
                 order[i] = i;
@@ -290,11 +299,7 @@ public final class PartitionScalingDriver {
                 order[i] = order[j];
                 order[j] = x;
             }
-            byte[] payload = new byte[100];
-            for (int k : order) {
-                dataset(k).upsert(Tuple.of((long) k, payload));
-            }
-            settle();
+            return order;
         }
 
         /** Flushes every engine's memory and waits for merges. */
@@ -336,7 +341,7 @@ public final class PartitionScalingDriver {
         return Stream.of(list.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
-    private static void deleteRecursively(Path p) throws IOException {
+    static void deleteRecursively(Path p) throws IOException {
         if (!Files.exists(p)) {
             return;
         }

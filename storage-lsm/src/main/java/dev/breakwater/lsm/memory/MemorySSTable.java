@@ -327,6 +327,16 @@ public final class MemorySSTable {
         return entries;
     }
 
+    /** {@code Arrays.compareUnsigned(smallestKey(), key)} without copying the first key. */
+    public int compareSmallestTo(byte[] key, int keyLen) {
+        return Arrays.compareUnsigned(smallest, 0, smallest.length, key, 0, keyLen);
+    }
+
+    /** {@code Arrays.compareUnsigned(largestKey(), key)} without copying the last key. */
+    public int compareLargestTo(byte[] key, int keyLen) {
+        return Arrays.compareUnsigned(largest, 0, largest.length, key, 0, keyLen);
+    }
+
     /** Exactly what the table draws on the pool: data and Bloom pages times the page size; 0 once released. */
     public long bytesUsed() {
         return released ? 0 : (long) (dataPages.length + bloom.pageCount()) * pageSize;

@@ -23,7 +23,8 @@ final class SSTableCursor extends BufferedEntryCursor {
 
     private final SSTableReader reader;
     private final IoPurpose purpose;
-    private final ReadScratch scratch = new ReadScratch();
+    /** From the thread's pool; given back at the first {@link #close()} (then null). */
+    private ReadScratch scratch = ReadScratch.take();
     /** The leaf after the last one this cursor walks. */
     private final int leafEnd;
     private final boolean descending;
@@ -137,5 +138,9 @@ final class SSTableCursor extends BufferedEntryCursor {
     @Override
     public void close() {
         done = true;
+        if (scratch != null) {
+            ReadScratch.giveBack(scratch);
+            scratch = null;
+        }
     }
 }

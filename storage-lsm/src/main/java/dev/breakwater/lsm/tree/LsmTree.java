@@ -628,30 +628,32 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         SuperVersion s = acquire(snap);
         List<EntryCursor> sources = new ArrayList<>();
         try {
+            // Sources start at the near end of the range; the far end (the merge's limit) keeps level
+            // cursors from opening tables past it and drops a source from the merge once it passes it.
             byte[] start = descending ? toExclusive : from;
+            byte[] end = descending ? from : toExclusive;
             int startLen = start == null ? 0 : start.length;
             sources.add(memoryCursor(s.active.component, start, startLen, snap[0], descending));
             for (MemoryTable t : s.immutables) {
                 sources.add(memoryCursor(t.component, start, startLen, snap[0], descending));
             }
-            for (MemorySSTable t : s.memory.all()) {
-                if (descending) {
-                    if (start == null || Arrays.compareUnsigned(t.smallestKey(), start) < 0) {
-                        sources.add(t.reverseCursor(start, startLen));
-                    }
-                } else if (start == null || Arrays.compareUnsigned(t.largestKey(), start) >= 0) {
-                    sources.add(t.cursor(start, startLen));
+            for (int level = 1; level <= s.memory.count(); level++) {
+                List<MemorySSTable> tables = s.memory.level(level);
+                if (!tables.isEmpty()) {
+                    sources.add(new MemoryLevelCursor(tables, start, end, descending, stats.scanTablesOpened));
                 }
             }
             for (List<Run> level : s.version.levels()) {
                 for (Run run : level) {
                     if (!run.isEmpty()) {
-                        sources.add(descending ? RunCursor.descending(versions, run, start, IoPurpose.QUERY)
-                                : new RunCursor(versions, run, start, IoPurpose.QUERY));
+                        sources.add(new RunCursor(versions, run, start, end, descending, IoPurpose.QUERY,
+                                stats.scanTablesOpened));
                     }
                 }
             }
-            return new TreeCursor(new MergingCursor(sources, true, descending), descending ? from : toExclusive, descending, s);
+            stats.scans.increment();
+            stats.scanSources.add(sources.size());
+            return new TreeCursor(new MergingCursor(sources, true, descending, end), s, stats.scanEntriesRead);
         } catch (RuntimeException e) {
             for (EntryCursor c : sources) {
                 c.close();
@@ -777,6 +779,14 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     }
 
     /** A copy of the tree's statistics. */
+    /**
+     * Scans opened, table cursors (disk and memory SSTables) they opened, source entries their merges
+     * read, and sources their merges had: for tests.
+     */
+    long[] scanCounters() {
+        return new long[] {stats.scans.sum(), stats.scanTablesOpened.sum(), stats.scanEntriesRead.sum(), stats.scanSources.sum()};
+    }
+
     public TreeStatisticsSnapshot statistics() {
         Version v = versions.current();
         List<Long> levelBytes = new ArrayList<>();

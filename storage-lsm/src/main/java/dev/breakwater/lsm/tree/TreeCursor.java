@@ -3,32 +3,34 @@ package dev.breakwater.lsm.tree;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import java.io.IOException;
-import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The cursor a range scan returns: the merged, tombstone-free view of every component of one
- * snapshot, cut off at the range's far end: an exclusive upper bound for an ascending scan, an
- * inclusive lower bound for a descending one (whose sources already start below the upper bound).
- * Holds the snapshot (its memory components, memory SSTables and disk version referenced) until
- * closed; {@link #close()} releases it once.
+ * snapshot, cut off at the range's far end by the merge's limit ({@link MergingCursor}: an exclusive
+ * upper bound for an ascending scan, an inclusive lower bound for a descending one, whose sources
+ * already start below the upper bound). Holds the snapshot (its memory components, memory SSTables
+ * and disk version referenced) until closed; {@link #close()} releases it once.
  *
  * <p>Thread safety: none; one thread.
  */
 final class TreeCursor implements EntryCursor {
 
     private final MergingCursor merged;
-    /** Ascending: the exclusive upper bound; descending: the inclusive lower bound; null for none. */
-    private final byte[] limit;
-    private final boolean descending;
     private final SuperVersion snapshot;
+    /** Where {@link #close()} adds the entries the merge read. */
+    private final LongAdder entriesReadTotal;
     private boolean closed;
     private boolean exhausted;
 
-    TreeCursor(MergingCursor merged, byte[] limit, boolean descending, SuperVersion snapshot) {
+    /**
+     * @param merged           a merge built with the scan's limit
+     * @param entriesReadTotal where {@link #close()} adds the entries the merge read from its sources
+     */
+    TreeCursor(MergingCursor merged, SuperVersion snapshot, LongAdder entriesReadTotal) {
         this.merged = merged;
-        this.limit = limit;
-        this.descending = descending;
         this.snapshot = snapshot;
+        this.entriesReadTotal = entriesReadTotal;
     }
 
     /**
@@ -43,16 +45,11 @@ final class TreeCursor implements EntryCursor {
         if (exhausted) {
             return false;
         }
-        if (!merged.next() || (limit != null && pastLimit(
-                Arrays.compareUnsigned(merged.key(), 0, merged.keyLength(), limit, 0, limit.length)))) {
+        if (!merged.next()) {
             exhausted = true;
             return false;
         }
         return true;
-    }
-
-    private boolean pastLimit(int comparedToLimit) {
-        return descending ? comparedToLimit < 0 : comparedToLimit >= 0;
     }
 
     @Override
@@ -89,6 +86,7 @@ final class TreeCursor implements EntryCursor {
     public void close() throws IOException {
         if (!closed) {
             closed = true;
+            entriesReadTotal.add(merged.entriesRead());
             try {
                 merged.close();
             } finally {

@@ -42,6 +42,15 @@ final class TreeStatistics {
     final LongAdder writeStalls = new LongAdder();
     final LongAdder writeSlowdowns = new LongAdder();
     final LongAdder writeStallNanos = new LongAdder();
+    /**
+     * Range scans opened; table cursors (disk SSTables and memory SSTables) they opened; entries their
+     * merges read from their sources; sources of those merges. Read by tests of the scan path (package-private: not in the
+     * snapshot).
+     */
+    final LongAdder scans = new LongAdder();
+    final LongAdder scanTablesOpened = new LongAdder();
+    final LongAdder scanEntriesRead = new LongAdder();
+    final LongAdder scanSources = new LongAdder();
 
     LongAdder mergeBytesWrittenTo(int level) {
         return mergeBytesWrittenByLevel[Math.min(level, TRACKED_LEVELS - 1)];

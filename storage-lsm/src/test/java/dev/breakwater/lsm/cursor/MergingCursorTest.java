@@ -62,6 +62,27 @@ class MergingCursorTest {
                 }
                 assertEquals(expected.size(), i, "round " + round);
                 assertTrue(sources.stream().allMatch(s -> s.closed), "close closes every source");
+
+                // With a limit: exactly the model's entries before it, and no source read past its first entry beyond it.
+                byte[] limit = {(byte) rnd.nextInt(256), (byte) rnd.nextInt(4)};
+                List<Map.Entry<byte[], byte[]>> bounded = new ArrayList<>((descending
+                        ? model.descendingMap().headMap(limit, true) : model.headMap(limit, false)).entrySet());
+                long inRange = 0;
+                List<ListCursor> limited = new ArrayList<>();
+                for (int s = 0; s < k; s++) {
+                    TreeMap<byte[], byte[]> m = maps.get(s);
+                    inRange += (descending ? m.tailMap(limit, true) : m.headMap(limit, false)).size();
+                    limited.add(new ListCursor(descending ? m.descendingMap() : m, s));
+                }
+                i = 0;
+                try (MergingCursor c = new MergingCursor(limited, hide, descending, limit)) {
+                    while (c.next()) {
+                        assertArrayEquals(bounded.get(i++).getKey(), Arrays.copyOf(c.key(), c.keyLength()));
+                    }
+                    assertEquals(bounded.size(), i, "round " + round + " with a limit");
+                    assertTrue(c.entriesRead() <= inRange + k,
+                            "read " + c.entriesRead() + " source entries for " + inRange + " within the limit over " + k + " sources");
+                }
             }
         }
     }
