@@ -778,7 +778,6 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         return versions.current();
     }
 
-    /** A copy of the tree's statistics. */
     /**
      * Scans opened, table cursors (disk and memory SSTables) they opened, source entries their merges
      * read, and sources their merges had: for tests.
@@ -787,6 +786,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         return new long[] {stats.scans.sum(), stats.scanTablesOpened.sum(), stats.scanEntriesRead.sum(), stats.scanSources.sum()};
     }
 
+    /** A copy of the tree's statistics. */
     public TreeStatisticsSnapshot statistics() {
         Version v = versions.current();
         List<Long> levelBytes = new ArrayList<>();
