@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The parts of one {@code ExtendedYcsb} result JSON the tuner figures use: the workload's shape, the
@@ -97,5 +99,24 @@ record YcsbRun(String name, boolean tuner, double totalMemoryMiB, double writeMe
     boolean sameSetting(YcsbRun o) {
         return datasets == o.datasets && workload.equals(o.workload) && totalMemoryMiB == o.totalMemoryMiB
                 && (Double.isNaN(writeRatio) ? Double.isNaN(o.writeRatio) : writeRatio == o.writeRatio);
+    }
+
+    /**
+     * The fields every summary of a tuner run starts with: its name, the split it opened at, started
+     * the measured phase at and ended at, the mean of the second half, cycles and steps, cost per
+     * operation and throughput.
+     */
+    Map<String, Object> tunerSummary() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("run", name);
+        s.put("openedMiB", writeMemoryMiB);
+        s.put("startMiB", startMiB());
+        s.put("finalMiB", finalMiB());
+        s.put("secondHalfMeanMiB", secondHalfMeanMiB());
+        s.put("cycles", cycles.size());
+        s.put("steps", steps());
+        s.put("ioCostPerOp", ioCostPerOp);
+        s.put("opsPerSecond", opsPerSecond);
+        return s;
     }
 }

@@ -57,23 +57,14 @@ final class YcsbTunerRuns {
                 x.addSeries(r.name(), t, xs).setMarker(SeriesMarkers.NONE);
                 cost.addSeries(r.name(), t, cs).setMarker(SeriesMarkers.NONE);
             }
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("run", r.name());
+            Map<String, Object> row = r.tunerSummary();
             row.put("writeRatio", r.writeRatio());
             row.put("totalMemoryMiB", r.totalMemoryMiB());
             row.put("datasets", r.datasets());
-            row.put("cycles", r.cycles().size());
-            row.put("steps", r.steps());
-            row.put("openedMiB", r.writeMemoryMiB());
-            row.put("startMiB", r.startMiB());
-            row.put("finalMiB", r.finalMiB());
-            row.put("secondHalfMeanMiB", r.secondHalfMeanMiB());
             row.put("minMiB", r.cycles().stream().mapToDouble(YcsbRun.Cycle::xAfterMiB).min().orElse(Double.NaN));
             row.put("maxMiB", r.cycles().stream().mapToDouble(YcsbRun.Cycle::xAfterMiB).max().orElse(Double.NaN));
             row.put("meanCycleCostLastFive", cs.isEmpty() ? Double.NaN
                     : cs.subList(Math.max(0, cs.size() - 5), cs.size()).stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN));
-            row.put("ioCostPerOp", r.ioCostPerOp());
-            row.put("opsPerSecond", r.opsPerSecond());
             row.put("reasons", r.cycles().stream().collect(java.util.stream.Collectors.groupingBy(YcsbRun.Cycle::reason,
                     java.util.TreeMap::new, java.util.stream.Collectors.counting())));
             rows.add(row);
@@ -135,17 +126,8 @@ final class YcsbTunerRuns {
             }
             String label = String.format(Locale.ROOT, "%s (opened at %.0f, ended at %.0f MiB)", t.name(), t.writeMemoryMiB(), t.finalMiB());
             c.addSeries(label, new double[] {t.finalMiB()}, new double[] {t.ioCostPerOp()}).setMarker(SeriesMarkers.DIAMOND);
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("run", t.name());
-            s.put("openedMiB", t.writeMemoryMiB());
-            s.put("startMiB", t.startMiB());
-            s.put("finalMiB", t.finalMiB());
-            s.put("secondHalfMeanMiB", t.secondHalfMeanMiB());
-            s.put("cycles", t.cycles().size());
-            s.put("steps", t.steps());
-            s.put("ioCostPerOp", t.ioCostPerOp());
+            Map<String, Object> s = t.tunerSummary();
             s.put("costOverBest", t.ioCostPerOp() / best);
-            s.put("opsPerSecond", t.opsPerSecond());
             tuned.add(s);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
