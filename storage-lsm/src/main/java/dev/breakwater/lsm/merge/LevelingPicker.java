@@ -33,6 +33,9 @@ import java.util.Set;
  * least {@code 1 / }{@link #L0_OVERLAP_RATIO} of the bytes below that overlap it; otherwise they wait
  * for more groups, up to {@code l0MaxGroups}, where they are due whatever L1 holds (so flushes do not
  * reach the slowdown limit). While L1 is small the merge runs at {@code l0MergeGroups} as before.
+ * When that forced merge would still take a thin batch against L1 (groups much smaller than L1, as
+ * a tree with a small write-memory share makes them), the groups are merged into one L0 group
+ * instead ({@link L0IntraMerge}), so that L0 can grow until its merge into L1 pays.
  * While an L0 merge runs, a second one (the scheduler runs two per tree) takes only a slice whose
  * own overlap ratio is at most {@link #L0_OVERLAP_RATIO}: what the first merge left are thin slices
  * beside it, each overlapping whole L1 tables.
@@ -130,10 +133,14 @@ public final class LevelingPicker implements MergePicker {
             if (level != 0) {
                 t = LevelMerges.fromLevel(v, level, busy, ls[1], "");
             } else if (groupScore >= 1.0) {
-                // While an L0 merge runs, what it left are slices beside it; under random keys such a
-                // slice is thin against whole L1 tables (measured: 2 MB of L0 with 25 MB of L1).
-                t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "",
-                        anyL0Busy(v, busy) ? L0_OVERLAP_RATIO : Double.MAX_VALUE);
+                // Forced by the group count alone while L0 is thin against L1: merge within L0.
+                t = batched ? Optional.empty() : L0IntraMerge.pick(v, busy, s, retiring ? 2 : 1, ls[1]);
+                if (t.isEmpty()) {
+                    // While an L0 merge runs, what it left are slices beside it; under random keys such a
+                    // slice is thin against whole L1 tables (measured: 2 MB of L0 with 25 MB of L1).
+                    t = LevelMerges.fromL0(v, busy, ls[1], retiring ? 2 : 1, retiring ? " (retiring L1)" : "",
+                            anyL0Busy(v, busy) ? L0_OVERLAP_RATIO : Double.MAX_VALUE);
+                }
             } else {
                 t = LevelMerges.allOfL0(v, busy, ls[1], retiring ? 2 : 1, tableScore(v, s) >= 1.0 ? "table-count" : "bytes");
             }

@@ -14,7 +14,9 @@ import java.util.List;
  * @param outputLevel    the level that receives the output
  * @param outputRunId    {@link #NEW_RUN}: a new run at the newest end of the output level (tiering);
  *                       {@link #LEVEL_RUN}: the output level's single run, created if the level is
- *                       empty when the merge installs (leveling)
+ *                       empty when the merge installs (leveling); {@link #OLDEST_RUN}: a new run at
+ *                       the oldest end of the output level (an L0 merge of the oldest L0 groups into
+ *                       one, {@link L0IntraMerge})
  * @param dropTombstones true if no older data can exist below the output, so tombstones can go
  * @param score          how overdue the merge was (>= 1 means due)
  * @param reason         a short human-readable explanation, for logs and tests
@@ -26,6 +28,16 @@ public record MergeTask(List<Input> inputs, int outputLevel, long outputRunId, b
     public static final long NEW_RUN = -1;
     /** Output goes to the output level's only run (leveling), created when absent. */
     public static final long LEVEL_RUN = -2;
+    /**
+     * Output goes to a new run, the oldest of the output level. Only correct when the inputs are
+     * the oldest runs of that level: then nothing in the level is older than the output.
+     */
+    public static final long OLDEST_RUN = -3;
+
+    /** True if the output makes a run of its own ({@link #NEW_RUN} or {@link #OLDEST_RUN}). */
+    public boolean outputIsOwnRun() {
+        return outputRunId == NEW_RUN || outputRunId == OLDEST_RUN;
+    }
 
     /** The tables taken from one run. */
     public record Input(int level, long runId, List<TableMeta> tables) {
@@ -42,13 +54,13 @@ public record MergeTask(List<Input> inputs, int outputLevel, long outputRunId, b
 
     /**
      * True if this merge and {@code other} may not run at once because their outputs could overlap
-     * within one run: both write into the same run of the same level (not {@link #NEW_RUN}, which
-     * makes a run of its own) and the key hulls of their inputs, which bound their outputs,
+     * within one run: both write into the same run of the same level (not {@link #NEW_RUN} or
+     * {@link #OLDEST_RUN}, which make a run of their own) and the key hulls of their inputs, which bound their outputs,
      * intersect. Disjoint input tables are not enough: a merge whose inputs have a gap between them
      * writes across that gap.
      */
     public boolean outputCollidesWith(MergeTask other) {
-        if (outputRunId == NEW_RUN || other.outputRunId != outputRunId || other.outputLevel != outputLevel) {
+        if (outputIsOwnRun() || other.outputRunId != outputRunId || other.outputLevel != outputLevel) {
             return false;
         }
         byte[][] a = keyHull();

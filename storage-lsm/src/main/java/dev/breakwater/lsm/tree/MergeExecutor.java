@@ -122,7 +122,7 @@ final class MergeExecutor {
             runId = v.level(out).get(0).id();
         } else {
             runId = tree.versions.newRunId();
-            edit.newRun(out, runId, true);
+            edit.newRun(out, runId, task.outputRunId() != MergeTask.OLDEST_RUN);
         }
         for (TableMeta m : outputs) {
             edit.addTable(out, runId, m);

@@ -49,7 +49,10 @@ class L0AmortizedTriggerTest {
 
     @Test
     void atTheMaximumDepthL0MergesWhateverL1Holds() {
-        Version v = Scenario.parse(l0(6) + "\nL1: a-m:450 n-z:450");
+        // Six groups against 900 B of L1: forced by the group count. With six equal thin groups it is
+        // an L0 intra-merge (L0IntraMergeTest); once the oldest group is large (290 B, from earlier
+        // intra-merges) L0 is past that rule's bound, sqrt(2·5·10·900) = 300 B, and goes into L1.
+        Version v = Scenario.parse("L0: a-z:10 | a-z:10 | a-z:10 | a-z:10 | a-z:10 | a-z:290\nL1: a-m:450 n-z:450");
         MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
         assertEquals(Set.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L), files(t), "all six groups and all of L1: " + t.reason());
         assertEquals(1, t.outputLevel());
