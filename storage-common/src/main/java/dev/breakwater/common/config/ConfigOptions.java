@@ -122,7 +122,8 @@ public final class ConfigOptions {
             L0MergePolicy.GROUPS, "", null, null, null, null,
             "With LEVELING: GROUPS merges L0 into L1 from min(4, l0-slowdown-groups) groups once L0 holds at least half "
                     + "the L1 bytes the merge rewrites, and at l0-slowdown-groups - 2 groups in any case (fewer, larger L0 "
-                    + "merges while L1 is large), and sizes levels from the tree's write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
+                    + "merges while L1 is large; while L0 is still thin against L1 that forced merge joins the L0 groups into one "
+                    + "instead), and sizes levels from the tree's write memory M; BATCHED merges at l0-slowdown-groups - 2 groups (at least 2) and sizes levels from that "
                     + "batch (groups times M), for fewer, larger L0 merges and less write amplification at the cost of more L0 "
                     + "groups to read (docs/design.md).");
     public static final Option<Integer> L0_MERGE_TABLES = define("l0-merge-tables", ValueType.INT, 0, "tables",
