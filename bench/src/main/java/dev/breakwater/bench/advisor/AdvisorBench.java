@@ -69,6 +69,7 @@ public final class AdvisorBench {
                     + " [--out docs/benchmarks-advisor] [--seed 1] [--max-size-ratio 12] [--entry-bytes 146 (E for robust without check)]"
                     + " [--budget-seconds 420: stop measuring new designs after this; exit 3; rerun continues from advisor-designs.json]"
                     + " [--warm-reads 0: reads after each slice's writes before the measured ones]"
+                    + " [--designs T/K/bits/bytes,...: what check measures]"
                     + " [--uniform-cache-model true: the model of 2026-11-26 (uniform cache, no L0, no index pages)]"
                     + " [--model-only true: the robust experiment on the model's costs alone, no engine]"
                     + " [--slides-model true: with --model-only, the slides' model (no cache, textbook filters)]");
@@ -87,6 +88,7 @@ public final class AdvisorBench {
         modelOnly = m.containsKey("model-only");
         slidesModel = m.containsKey("slides-model");
         uniformCacheModel = m.containsKey("uniform-cache-model");
+        checkDesigns = m.containsKey("designs") ? parseDesigns(m.get("designs")) : null;
         if (modelOnly) {
             Map<String, Object> report = robust(c, measured);
             String name = "advisor-robust-model" + (slidesModel ? "-slides" : uniformCacheModel ? "-uniform-cache" : "");
@@ -153,6 +155,22 @@ public final class AdvisorBench {
         return uniformCacheModel ? new LsmCostModel(env, null) : new LsmCostModel(env);
     }
 
+    /** {@code --designs T/K/bits/bytes,...}: the designs {@code check} measures instead of its four; null for those. */
+    static List<Design> checkDesigns;
+
+    /** Parses {@code --designs}: comma-separated {@code T/K/bitsPerKey/writeMemoryBytes}. */
+    static List<Design> parseDesigns(String spec) {
+        List<Design> out = new ArrayList<>();
+        for (String d : spec.split(",")) {
+            String[] p = d.trim().split("/");
+            if (p.length != 4) {
+                throw new IllegalArgumentException("--designs wants T/K/bits/bytes items, got '" + d + "'");
+            }
+            out.add(Design.uniform(Long.parseLong(p[3]), Double.parseDouble(p[2]), Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+        }
+        return out;
+    }
+
     /** {@code --uniform-cache-model}: the model before the engine's read path was added. */
     static boolean uniformCacheModel;
 
@@ -166,7 +184,7 @@ public final class AdvisorBench {
     }
 
     static Map<String, Object> check(Config c, Map<Design, KindCosts> measured) {
-        List<Design> designs = List.of(
+        List<Design> designs = checkDesigns != null ? checkDesigns : List.of(
                 Design.uniform(1L << 20, 10, 4, 1),   // leveling
                 Design.uniform(1L << 20, 10, 4, 3),   // tiering
                 Design.uniform(1L << 20, 6, 8, 3),    // runs per level in between
