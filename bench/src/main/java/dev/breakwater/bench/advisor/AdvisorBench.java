@@ -7,6 +7,7 @@ import dev.breakwater.tuner.advisor.Advice;
 import dev.breakwater.tuner.advisor.Design;
 import dev.breakwater.tuner.advisor.DesignAdvisor;
 import dev.breakwater.tuner.advisor.DesignSpace;
+import dev.breakwater.tuner.advisor.EngineShape;
 import dev.breakwater.tuner.advisor.Environment;
 import dev.breakwater.tuner.advisor.LsmCostModel;
 import dev.breakwater.tuner.advisor.Workload;
@@ -67,6 +68,9 @@ public final class AdvisorBench {
                     + " [--range-entries 16] [--read-ops 3000] [--rhos 0.5,1,2] [--samples 2000] [--dir /tmp/advisor/data]"
                     + " [--out docs/benchmarks-advisor] [--seed 1] [--max-size-ratio 12] [--entry-bytes 146 (E for robust without check)]"
                     + " [--budget-seconds 420: stop measuring new designs after this; exit 3; rerun continues from advisor-designs.json]"
+                    + " [--warm-reads 0: reads after each slice's writes before the measured ones]"
+                    + " [--designs T/K/bits/bytes,...: what check measures]"
+                    + " [--uniform-cache-model true: the model of 2026-11-26 (uniform cache, no L0, no index pages)]"
                     + " [--model-only true: the robust experiment on the model's costs alone, no engine]"
                     + " [--slides-model true: with --model-only, the slides' model (no cache, textbook filters)]");
             return;
@@ -83,15 +87,19 @@ public final class AdvisorBench {
         Map<Design, KindCosts> measured = new LinkedHashMap<>();
         modelOnly = m.containsKey("model-only");
         slidesModel = m.containsKey("slides-model");
+        uniformCacheModel = m.containsKey("uniform-cache-model");
+        checkDesigns = m.containsKey("designs") ? parseDesigns(m.get("designs")) : null;
         if (modelOnly) {
             Map<String, Object> report = robust(c, measured);
-            String name = "advisor-robust-model" + (slidesModel ? "-slides" : "");
+            String name = "advisor-robust-model" + (slidesModel ? "-slides" : uniformCacheModel ? "-uniform-cache" : "");
             json.writeValue(c.out().resolve(name + ".json").toFile(), report);
             AdvisorPlots.robust(c.out().resolve(name + ".png"), report);
             return;
         }
         Path cacheFile = c.out().resolve("advisor-designs.json");
         MeasuredCache.load(cacheFile, measured);
+        repredict(c, measured);
+        warmReads = Integer.parseInt(m.getOrDefault("warm-reads", "0"));
         deadlineNanos = System.nanoTime() + Long.parseLong(m.getOrDefault("budget-seconds", "420")) * 1_000_000_000L;
         try {
             run(c, measured, json);
@@ -122,11 +130,49 @@ public final class AdvisorBench {
         }
     }
 
+    /** Replaces the stored predictions of measured designs with the current model's (the model may have changed since). */
+    static void repredict(Config c, Map<Design, KindCosts> measured) {
+        measured.replaceAll((d, k) -> {
+            LsmCostModel model = model(c, k.bytesPerEntry());
+            return new KindCosts(d, k.measured(), model.costs(d).toArray(), model.costs(d).levels(), k.diskLevels(), k.bytesPerEntry(),
+                    k.opsPerSecond(), k.breakdown());
+        });
+    }
+
     /** The model environment for this run's data; E from a measured load (or the estimate before one). */
     static Environment environment(Config c, double bytesPerEntry) {
         return new Environment(c.entries(), (int) Math.round(bytesPerEntry), PAGE, c.totalMemory(),
                 (double) c.rangeEntries() / c.entries(), 1.0, 1.0, !slidesModel, !slidesModel);
     }
+
+    /**
+     * The model for this run's data: Breakwater's (with {@link EngineShape#BREAKWATER}) unless
+     * {@code --slides-model}, or {@code --uniform-cache-model} (the model of 2026-11-26: the slides'
+     * read costs times a uniform cache miss rate, no L0, no index pages).
+     */
+    static LsmCostModel model(Config c, double bytesPerEntry) {
+        Environment env = environment(c, bytesPerEntry);
+        return uniformCacheModel ? new LsmCostModel(env, null) : new LsmCostModel(env);
+    }
+
+    /** {@code --designs T/K/bits/bytes,...}: the designs {@code check} measures instead of its four; null for those. */
+    static List<Design> checkDesigns;
+
+    /** Parses {@code --designs}: comma-separated {@code T/K/bitsPerKey/writeMemoryBytes}. */
+    static List<Design> parseDesigns(String spec) {
+        List<Design> out = new ArrayList<>();
+        for (String d : spec.split(",")) {
+            String[] p = d.trim().split("/");
+            if (p.length != 4) {
+                throw new IllegalArgumentException("--designs wants T/K/bits/bytes items, got '" + d + "'");
+            }
+            out.add(Design.uniform(Long.parseLong(p[3]), Double.parseDouble(p[2]), Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+        }
+        return out;
+    }
+
+    /** {@code --uniform-cache-model}: the model before the engine's read path was added. */
+    static boolean uniformCacheModel;
 
     /** {@code --slides-model}: the slides' model (no cache, textbook filters) instead of Breakwater's. */
     static boolean slidesModel;
@@ -138,7 +184,7 @@ public final class AdvisorBench {
     }
 
     static Map<String, Object> check(Config c, Map<Design, KindCosts> measured) {
-        List<Design> designs = List.of(
+        List<Design> designs = checkDesigns != null ? checkDesigns : List.of(
                 Design.uniform(1L << 20, 10, 4, 1),   // leveling
                 Design.uniform(1L << 20, 10, 4, 3),   // tiering
                 Design.uniform(1L << 20, 6, 8, 3),    // runs per level in between
@@ -190,7 +236,7 @@ public final class AdvisorBench {
 
     static Map<String, Object> robust(Config c, Map<Design, KindCosts> measured) {
         double e = measured.isEmpty() ? c.entryBytes() : measured.values().iterator().next().bytesPerEntry();
-        LsmCostModel model = new LsmCostModel(environment(c, e));
+        LsmCostModel model = model(c, e);
         DesignSpace space = DesignSpace.defaults().withSizeRatios(2, c.maxSizeRatio()).withFloors(1L << 20, 1L << 20);
         DesignAdvisor advisor = new DesignAdvisor(model, space);
         Random rnd = new Random(c.seed() * 31 + 7);
@@ -310,8 +356,8 @@ public final class AdvisorBench {
             return known;
         }
         if (modelOnly) {
-            double[] p = new LsmCostModel(environment(c, c.entryBytes())).costs(d).toArray();
-            return new KindCosts(d, p, p, 0, 0, c.entryBytes(), new double[2]);
+            double[] p = model(c, c.entryBytes()).costs(d).toArray();
+            return new KindCosts(d, p, p, 0, 0, c.entryBytes(), new double[2], Map.of());
         }
         if (System.nanoTime() > deadlineNanos) {
             throw new BudgetSpent();
@@ -322,7 +368,7 @@ public final class AdvisorBench {
             double e = run.diskBytesPerEntry();
             int diskLevels = run.diskLevels();
             String loaded = run.shape();
-            LsmCostModel model = new LsmCostModel(environment(c, e));
+            LsmCostModel model = model(c, e);
             int writes = (int) Math.min(2_000_000, 8 * d.writeMemoryBytes() / Math.max(1, (c.valueBytes() + 20)));
             run.run(new Workload(0, 0, 0, 1), writes / 4, true); // warm-up; then from settled to settled
             EngineRun.Measure u = run.run(new Workload(0, 0, 0, 1), writes, true);
@@ -331,12 +377,26 @@ public final class AdvisorBench {
             int reads = c.readOps() / chunks * chunks;
             int qOps = Math.max(200, c.readOps() / 3) / chunks * chunks;
             long t1 = System.nanoTime();
-            double z0 = readsAcrossCycle(run, 0, reads, chunks, perChunk) / (double) reads;
-            double z1 = readsAcrossCycle(run, 1, reads, chunks, perChunk) / (double) reads;
-            double q = readsAcrossCycle(run, 2, qOps, chunks, perChunk) / (double) qOps;
-            KindCosts k = new KindCosts(d, new double[] {z0, z1, q, u.writePagesPerOp()},
+            Map<String, Map<String, Double>> breakdown = new LinkedHashMap<>();
+            ReadBreakdown[] bz0 = readsAcrossCycle(run, 0, reads, chunks, perChunk);
+            ReadBreakdown[] bz1 = readsAcrossCycle(run, 1, reads, chunks, perChunk);
+            ReadBreakdown[] bq = readsAcrossCycle(run, 2, qOps, chunks, perChunk);
+            String[] names = {"z0", "z1", "q"};
+            ReadBreakdown[][] all = {bz0, bz1, bq};
+            for (int i = 0; i < 3; i++) {
+                breakdown.put(names[i], all[i][0].perOp());
+                if (all[i][1].ops() > 0) {
+                    breakdown.put(names[i] + "WarmUp", all[i][1].perOp());
+                }
+            }
+            Map<String, Double> ub = new LinkedHashMap<>();
+            ub.put("flushPagesWritten", (double) u.flushPagesWritten() / u.ops());
+            ub.put("mergePagesRead", (double) u.mergePagesRead() / u.ops());
+            ub.put("mergePagesWritten", (double) u.mergePagesWritten() / u.ops());
+            breakdown.put("u", ub);
+            KindCosts k = new KindCosts(d, new double[] {bz0[0].pagesPerOp(), bz1[0].pagesPerOp(), bq[0].pagesPerOp(), u.writePagesPerOp()},
                     model.costs(d).toArray(), model.costs(d).levels(), diskLevels, e,
-                    new double[] {u.opsPerSecond(), (System.nanoTime() - t1) / 1e9});
+                    new double[] {u.opsPerSecond(), (System.nanoTime() - t1) / 1e9}, breakdown);
             cache.put(d, k);
             System.err.printf("  after load: %s; after the runs: %s%n", loaded, run.shape());
             System.err.printf("measured %s in %.0f s: E %.1f, disk levels %d (model %d); Z0 %.3f/%.3f Z1 %.3f/%.3f Q %.3f/%.3f U %.4f/%.4f (measured/model)%n",
@@ -353,18 +413,30 @@ public final class AdvisorBench {
      * never behind a merge backlog, which the model does not know and which on this loaded machine
      * grows without bound while writes run flat out. Returns the query pages read by the reads.
      */
-    private static long readsAcrossCycle(EngineRun run, int kind, int reads, int chunks, int writesPerChunk) {
+    private static ReadBreakdown[] readsAcrossCycle(EngineRun run, int kind, int reads, int chunks, int writesPerChunk) {
         double[] v = new double[4];
         v[kind] = 1;
         Workload w = Workload.of(v);
-        long pages = 0;
+        ReadBreakdown measured = ReadBreakdown.EMPTY;
+        ReadBreakdown warm = ReadBreakdown.EMPTY;
         run.run(w, reads / chunks, false); // warm the cache
         for (int i = 0; i < chunks; i++) {
             run.run(new Workload(0, 0, 0, 1), writesPerChunk, true);
-            pages += run.run(w, reads / chunks, false).queryPagesRead();
+            if (warmReads > 0) {
+                warm = warm.plus(run.run(w, warmReads, false));
+            }
+            measured = measured.plus(run.run(w, reads / chunks, false));
         }
-        return pages;
+        return new ReadBreakdown[] {measured, warm};
     }
+
+    /**
+     * {@code --warm-reads}: reads of the same kind after each slice's writes and before its measured
+     * reads (0: none, the protocol of 2026-11-26). They let the buffer cache refill after merges
+     * replaced the files it held, so the measured reads meet the steady state the model prices; their
+     * own pages are reported apart ({@code z1WarmUp} etc.).
+     */
+    static int warmReads;
 
     static Map<String, Object> describe(KindCosts k) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -375,6 +447,7 @@ public final class AdvisorBench {
         m.put("engineDiskLevels", k.diskLevels());
         m.put("measured", Map.of("z0", k.measured()[0], "z1", k.measured()[1], "q", k.measured()[2], "u", k.measured()[3]));
         m.put("predicted", Map.of("z0", k.predicted()[0], "z1", k.predicted()[1], "q", k.predicted()[2], "u", k.predicted()[3]));
+        m.put("breakdown", k.breakdown());
         m.put("writeOpsPerSecond", k.opsPerSecond()[0]);
         m.put("readPhaseSeconds", k.opsPerSecond()[1]);
         return m;

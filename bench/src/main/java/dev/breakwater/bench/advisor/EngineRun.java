@@ -9,12 +9,14 @@ import dev.breakwater.common.config.MergePolicyKind;
 import dev.breakwater.common.config.StorageConfig;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
 import dev.breakwater.tuner.advisor.Design;
 import dev.breakwater.tuner.advisor.Workload;
 import dev.breakwater.txn.Cursor;
 import dev.breakwater.txn.Dataset;
 import dev.breakwater.txn.DatasetSpec;
 import dev.breakwater.txn.EngineLayout;
+import dev.breakwater.txn.EngineStatistics;
 import dev.breakwater.txn.Key;
 import dev.breakwater.txn.KeyRange;
 import dev.breakwater.txn.StorageEngine;
@@ -41,9 +43,15 @@ import java.util.stream.Stream;
  */
 final class EngineRun implements AutoCloseable {
 
-    /** Pages read and written in one measured mix. */
+    /**
+     * Pages read and written in one measured mix, and where a read's pages went: page accesses
+     * (buffer-cache pins by queries, hits and misses), Bloom probes (one per run a point read consults
+     * and that has a filter), probes the filter answered "no" and false positives, the disk runs the
+     * tree had when the mix started (L0 groups and runs of levels 1 and below) and the pages of cache.
+     */
     record Measure(long ops, long queryPagesRead, long mergePagesRead, long flushPagesWritten, long mergePagesWritten,
-                   double seconds) {
+                   double seconds, long queryPins, long bloomProbes, long bloomNegatives, long bloomFalsePositives,
+                   int l0Runs, int levelRuns) {
 
         /** Query pages read per operation: the cost of a read (Z0, Z1, Q). */
         double readPagesPerOp() {
@@ -75,7 +83,9 @@ final class EngineRun implements AutoCloseable {
         this.rangeEntries = rangeEntries;
         this.rnd = new Random(seed);
         deleteTree(dir);
-        long writeMemory = Math.max(1L << 20, (d.writeMemoryBytes() + (1L << 20) - 1) >> 20 << 20);
+        // as AdvisorBench.asRun: whole 64 KiB, at least 1 MiB (until 2026-11-27 this rounded up to whole MiB, so a
+        // design of 1.1 MiB ran with 2 MiB while the model priced 1.1)
+        long writeMemory = Math.max(1L << 20, (d.writeMemoryBytes() + (1L << 16) - 1) >> 16 << 16);
         int k = d.runs(1);
         MergePolicyKind policy = k == 1 ? MergePolicyKind.LEVELING : k == d.sizeRatio() - 1 ? MergePolicyKind.TIERING : MergePolicyKind.RUNS_PER_LEVEL;
         StorageConfig.Builder b = StorageConfig.builder()
@@ -139,6 +149,20 @@ final class EngineRun implements AutoCloseable {
         return b.toString();
     }
 
+    /** Disk runs of the primary tree: {L0 groups, runs in levels 1 and below}. */
+    int[] runs() {
+        int l0 = 0;
+        int below = 0;
+        for (EngineLayout.LevelLayout l : tree().levels()) {
+            if (l.level() == 0) {
+                l0 += l.components().size();
+            } else {
+                below += l.components().size();
+            }
+        }
+        return new int[] {l0, below};
+    }
+
     /** Flushes all memory and waits for merges to settle. */
     void settle() {
         engine.flushAndAwaitMerges();
@@ -149,7 +173,9 @@ final class EngineRun implements AutoCloseable {
      * flush of what they left in memory and the merges they caused are measured too.
      */
     Measure run(Workload w, int ops, boolean settle) {
-        IoStatisticsSnapshot before = engine.statistics().io();
+        EngineStatistics statsBefore = engine.statistics();
+        IoStatisticsSnapshot before = statsBefore.io();
+        int[] runs = runs();
         long start = System.nanoTime();
         double[] p = w.toArray();
         for (int i = 0; i < ops; i++) {
@@ -173,9 +199,15 @@ final class EngineRun implements AutoCloseable {
             settle();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        IoStatisticsSnapshot after = engine.statistics().io();
+        EngineStatistics statsAfter = engine.statistics();
+        IoStatisticsSnapshot after = statsAfter.io();
+        TreeStatisticsSnapshot t0 = statsBefore.trees().values().iterator().next();
+        TreeStatisticsSnapshot t1 = statsAfter.trees().values().iterator().next();
+        long pins = statsAfter.bufferCache().pins(IoPurpose.QUERY) - statsBefore.bufferCache().pins(IoPurpose.QUERY);
         return new Measure(ops, delta(after, before, IoPurpose.QUERY, true), delta(after, before, IoPurpose.MERGE, true),
-                delta(after, before, IoPurpose.FLUSH, false), delta(after, before, IoPurpose.MERGE, false), seconds);
+                delta(after, before, IoPurpose.FLUSH, false), delta(after, before, IoPurpose.MERGE, false), seconds, pins,
+                t1.bloomProbes() - t0.bloomProbes(), t1.bloomNegatives() - t0.bloomNegatives(),
+                t1.bloomFalsePositives() - t0.bloomFalsePositives(), runs[0], runs[1]);
     }
 
     private static long delta(IoStatisticsSnapshot a, IoStatisticsSnapshot b, IoPurpose p, boolean read) {

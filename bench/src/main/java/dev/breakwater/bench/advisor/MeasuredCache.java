@@ -26,7 +26,7 @@ final class MeasuredCache {
             Design d = Design.uniform(n.get("writeMemoryBytes").asLong(), n.get("bloomBitsPerKey").asDouble(), n.get("sizeRatio").asInt(),
                     n.get("runsPerLevel").asInt());
             into.put(d, new KindCosts(d, doubles(n.get("measured")), doubles(n.get("predicted")), n.get("levels").asInt(),
-                    n.get("diskLevels").asInt(), n.get("bytesPerEntry").asDouble(), doubles(n.get("timing"))));
+                    n.get("diskLevels").asInt(), n.get("bytesPerEntry").asDouble(), doubles(n.get("timing")), breakdown(n.get("breakdown"))));
         }
     }
 
@@ -44,9 +44,23 @@ final class MeasuredCache {
             m.put("diskLevels", k.diskLevels());
             m.put("bytesPerEntry", k.bytesPerEntry());
             m.put("timing", k.opsPerSecond());
+            m.put("breakdown", k.breakdown());
             out.add(m);
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), out);
+    }
+
+    private static Map<String, Map<String, Double>> breakdown(JsonNode n) {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        if (n == null) {
+            return out;
+        }
+        n.fields().forEachRemaining(kind -> {
+            Map<String, Double> v = new LinkedHashMap<>();
+            kind.getValue().fields().forEachRemaining(f -> v.put(f.getKey(), f.getValue().asDouble()));
+            out.put(kind.getKey(), v);
+        });
+        return out;
     }
 
     private static double[] doubles(JsonNode a) {

@@ -24,14 +24,40 @@ package dev.breakwater.tuner.advisor;
  * through the cache): the cost is a step function of it. {@link DesignSpace} uses that to search it
  * exactly.
  *
+ * <h2>Breakwater's read path ({@link EngineShape})</h2>
+ * With an engine shape (the default with the cache model) Z0, Z1 and Q are instead priced by
+ * {@link CachedReadCosts}: L0's groups are probed too, a level holds on average {@code (K + 1)/2}
+ * runs (the last one fewer when its data fills less than K shares), a probe reads a Bloom page and
+ * the index pages above its leaf, and the cache holds filter and index pages first, then the
+ * hottest leaves (small, recent runs before the last level) instead of a uniform share of the data.
+ * U is the same. With it, the write memory also sizes L0 and the upper levels, so the cost is no
+ * longer exactly a step function of it; within one level count a larger write memory still leaves
+ * less cache and puts more data in L0, so {@link DesignSpace}'s breakpoints stay the candidates.
+ *
  * <p>Thread safety: immutable; safe.
  */
 public final class LsmCostModel {
 
     private final Environment env;
+    private final EngineShape shape;
 
+    /** The slides' model, or with {@link Environment#cacheModel()} Breakwater's with {@link EngineShape#BREAKWATER}. */
     public LsmCostModel(Environment env) {
+        this(env, env.cacheModel() ? EngineShape.BREAKWATER : null);
+    }
+
+    /**
+     * @param shape Breakwater's read path; null for the slides' read costs (with the cache model: times
+     *              a uniform miss rate, the model of 2026-11-26)
+     */
+    public LsmCostModel(Environment env, EngineShape shape) {
         this.env = env;
+        this.shape = shape;
+    }
+
+    /** The engine shape the read costs use, or null (the slides' equations). */
+    public EngineShape shape() {
+        return shape;
     }
 
     public Environment environment() {
@@ -100,6 +126,10 @@ public final class LsmCostModel {
         double b = env.entriesPerPage();
         double q = env.seqCost() * env.rangeSelectivity() * env.entries() / b + seeks;
         double u = env.seqCost() * (1 + env.writeAsymmetry()) / b * merges;
+        if (shape != null) {
+            double[] r = CachedReadCosts.costs(env, shape, d, levels, f);
+            return new OperationCosts(r[0], r[1], r[2], u, levels, f, r[3]);
+        }
         double hit = cacheHit(d);
         return new OperationCosts(z0 * (1 - hit), z1 * (1 - hit), q * (1 - hit), u, levels, f, hit);
     }

@@ -83,7 +83,7 @@ class LsmCostModelTest {
     @Test
     void cacheModelDiscountsReadsNotWrites() {
         Environment bw = new Environment(1_000_000, 100, 4000, 60_000_000, 4e-5, 1, 1, true, false);
-        LsmCostModel m = new LsmCostModel(bw);
+        LsmCostModel m = new LsmCostModel(bw, null); // the uniform-cache model of 2026-11-26 (no engine shape)
         Design d = Design.uniform(1_000_000, 10, 10, 1); // cache: 60 MB − 1 MB − 1.25 MB of filter over 100 MB of data
         OperationCosts c = m.costs(d);
         double hit = (60e6 - 1e6 - 1.25e6) / 1e8;
