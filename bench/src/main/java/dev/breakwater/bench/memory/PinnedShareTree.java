@@ -29,4 +29,10 @@ final class PinnedShareTree extends ForwardingManagedTree {
     public void setWriteMemoryShare(long bytes) {
         tree.setWriteMemoryShare(pinnedBytes);
     }
+
+    /** Always settled: the pinned share is not an estimate. */
+    @Override
+    public void setLevelCountSettled(boolean settled) {
+        tree.setLevelCountSettled(true);
+    }
 }

@@ -70,6 +70,11 @@ public abstract class ForwardingManagedTree implements ManagedTree {
     }
 
     @Override
+    public void setLevelCountSettled(boolean settled) {
+        delegate.setLevelCountSettled(settled);
+    }
+
+    @Override
     public void setWriteSlowdownFrom(double poolFraction) {
         delegate.setWriteSlowdownFrom(poolFraction);
     }

@@ -23,6 +23,14 @@ package dev.breakwater.lsm.manager;
  * every 10 minutes by default) are followed within a few of its cycles. An idle
  * tree keeps the share it was written with. The first update takes the fast average as it is.
  *
+ * <h2>Settled</h2>
+ * Right after the tree is registered (an engine just opened, a dataset just created) the share is
+ * the floor or whatever the tree held then, not the memory it will be written with: sized from it,
+ * a reopened tree whose L1 fits its real share found {@code |L1| > M·T} and added a level on its
+ * first flush, and its old L1 was then merged down into a last level of a GB (issue 13: 3.9 GB of
+ * L2 → L3 merges in a YCSB phase after a reopen). So the share is {@link #settled()} only after the
+ * tree has been written for one time constant; until then the tree keeps its number of levels.
+ *
  * <p>Thread safety: not thread-safe; confined to the manager's {@code tick} (one thread at a time).
  */
 final class LevelSizingShare {
@@ -34,6 +42,7 @@ final class LevelSizingShare {
     private double share = Double.NaN;
     private long lastEntriesWritten;
     private long lastNanos;
+    private long writtenNanos;
 
     /** @param timeConstantNanos the time constant, normally {@link #TIME_CONSTANT_NANOS} */
     LevelSizingShare(long timeConstantNanos) {
@@ -55,11 +64,18 @@ final class LevelSizingShare {
         if (Double.isNaN(share)) {
             share = fastShare;
         } else if (entriesWritten != lastEntriesWritten) {
-            double w = Math.min(1.0, Math.max(0, nowNanos - lastNanos) / (double) timeConstantNanos);
+            long dt = Math.max(0, nowNanos - lastNanos);
+            double w = Math.min(1.0, dt / (double) timeConstantNanos);
             share += w * (fastShare - share);
+            writtenNanos = Math.min(timeConstantNanos, writtenNanos + dt);
         }
         lastEntriesWritten = entriesWritten;
         lastNanos = nowNanos;
         return (long) share;
+    }
+
+    /** True once the tree has been written for at least one time constant since the first update. */
+    boolean settled() {
+        return writtenNanos >= timeConstantNanos;
     }
 }

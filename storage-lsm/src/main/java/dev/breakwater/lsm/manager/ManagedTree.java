@@ -62,6 +62,15 @@ public interface ManagedTree {
     void setWriteMemoryShare(long bytes);
 
     /**
+     * Tells the tree whether its write-memory share is settled: an average over enough of its
+     * writes to decide its number of disk levels by. While it is not (just registered), the tree
+     * adds and retires no level (levels follow the share, not a guess; see
+     * {@code LevelSizingShare}). Trees that do not size levels from the share ignore it.
+     */
+    default void setLevelCountSettled(boolean settled) {
+    }
+
+    /**
      * Tells the tree from which fraction of the write-memory pool in use its writers are slowed
      * (a little more the fuller the pool), before they block on an empty pool.
      */

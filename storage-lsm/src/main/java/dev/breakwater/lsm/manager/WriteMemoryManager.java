@@ -80,6 +80,7 @@ public final class WriteMemoryManager {
         // Until the first tick averages its memory, size the tree's levels for what it holds now
         // (its own default may be its memory-table limit, which can be unbounded).
         tree.setWriteMemoryShare(Math.max(options.minShare(pool.capacityBytes()), tree.memoryBytes()));
+        tree.setLevelCountSettled(false); // that share is a guess: no level changes until it is an average of writes
         // Writers slow down halfway between the flush threshold and a full pool: flushes get time to
         // catch up before writers block.
         tree.setWriteSlowdownFrom((1 + options.flushThreshold()) / 2);
@@ -137,8 +138,9 @@ public final class WriteMemoryManager {
             double avg = averageMemory.getOrDefault(t, (double) t.memoryBytes());
             avg += 0.01 * (t.memoryBytes() - avg);
             averageMemory.put(t, avg);
-            long sizing = levelShares.computeIfAbsent(t, k -> new LevelSizingShare(options.levelShareTimeConstantNanos())).update(avg, t.entriesWritten(), now);
-            t.setWriteMemoryShare(Math.max(floor, sizing));
+            LevelSizingShare levelShare = levelShares.computeIfAbsent(t, k -> new LevelSizingShare(options.levelShareTimeConstantNanos()));
+            t.setWriteMemoryShare(Math.max(floor, levelShare.update(avg, t.entriesWritten(), now)));
+            t.setLevelCountSettled(levelShare.settled());
         }
         history.record(now, pool.usedBytes(), pool.capacityBytes());
         if (options.scheme() == WriteMemoryScheme.STATIC) {

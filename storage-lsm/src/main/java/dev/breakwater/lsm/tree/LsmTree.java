@@ -91,6 +91,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long logWindowBytes = Long.MAX_VALUE;
     /** The write memory this tree holds on average, {@code a_i·M_w}, as the manager hands it (its slow level-sizing share): sizes its levels. */
     private volatile long writeMemoryShare;
+    /** See {@link #setLevelCountSettled}; true for a tree no write-memory manager sizes. */
+    private volatile boolean levelCountSettled = true;
     /** Size at which the active table is sealed: {@link LsmTreeOptions#memoryTableBytes()} until {@link #setActiveComponentBytes} moves it. */
     private volatile long activeComponentBytes;
     /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
@@ -238,6 +240,16 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public void setWriteMemoryShare(long bytes) {
         this.writeMemoryShare = Math.max(1, bytes);
+    }
+
+    @Override
+    public void setLevelCountSettled(boolean settled) {
+        this.levelCountSettled = settled;
+    }
+
+    /** False while the write-memory share is not yet an average of writes: no level is added or retired. */
+    boolean levelCountSettled() {
+        return levelCountSettled;
     }
 
     /**

@@ -99,8 +99,15 @@ final class MergeScheduler {
         return false;
     }
 
-    /** Requires: this monitor held and no merge running. */
+    /**
+     * Adds or retires a level if the picker says so and the tree's write-memory share is settled
+     * (a just-opened tree's share is a guess; see {@link LsmTree#setLevelCountSettled}).
+     * Requires: this monitor held and no merge running.
+     */
     private boolean applyLevelChange(Version v) {
+        if (!tree.levelCountSettled()) {
+            return false;
+        }
         Optional<MergePicker.LevelChange> change = picker.levelChange(v, tree.mergeSettings());
         if (change.isEmpty()) {
             return false;

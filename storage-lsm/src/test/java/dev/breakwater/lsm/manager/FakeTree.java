@@ -10,6 +10,7 @@ final class FakeTree implements ManagedTree {
     long oldestLsn = Long.MAX_VALUE;
     long entries;
     long share;
+    boolean levelCountSettled = true;
     long flushing;
     final List<FlushCause> flushes = new ArrayList<>();
 
@@ -61,5 +62,10 @@ final class FakeTree implements ManagedTree {
     @Override
     public void setWriteMemoryShare(long bytes) {
         share = bytes;
+    }
+
+    @Override
+    public void setLevelCountSettled(boolean settled) {
+        levelCountSettled = settled;
     }
 }

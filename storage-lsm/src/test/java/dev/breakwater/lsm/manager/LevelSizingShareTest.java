@@ -1,6 +1,7 @@
 package dev.breakwater.lsm.manager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breakwater.common.config.FlushPolicyKind;
@@ -109,6 +110,30 @@ class LevelSizingShareTest {
         assertEquals(written, t.share, "an idle tree's share stays");
         // |L1| = 50 MB is under B*T = 10 * 6 MB: no empty L1 is added for the share it will have again.
         assertEquals(Optional.empty(), picker.levelChange(stockShape(50 * MB), settings(t.share)));
+    }
+
+    @Test
+    void aJustRegisteredTreeChangesNoLevelUntilItHasBeenWrittenForATimeConstant() {
+        // A reopened YCSB table: L1 of 114 MB fits its real share (about 64 MB, B*T = 640 MB), but
+        // registration can only guess the floor (4 MB here: B*T = 40 MB < |L1|).
+        FakeTree t = new FakeTree("usertable");
+        manager.register(t, "ycsb");
+        assertFalse(t.levelCountSettled, "the registration share is a guess");
+        assertTrue(picker.levelChange(stockShape(114 * MB), settings(t.share)).isPresent(), "what the guess alone would do");
+        for (long i = 0; i < 20 * 200; i++) { // 20 s idle (a read-only phase): not settled
+            tick();
+        }
+        assertFalse(t.levelCountSettled, "idle time does not settle the share");
+        for (long i = 0; i < 1_999; i++) { // written, but for under 10 s
+            t.memory = 64 * MB;
+            t.entries += 10;
+            tick();
+        }
+        assertFalse(t.levelCountSettled, "written for 9.995 s");
+        t.entries += 10;
+        tick();
+        assertTrue(t.levelCountSettled, "written for 10 s");
+        assertEquals(Optional.empty(), picker.levelChange(stockShape(114 * MB), settings(t.share)), "share " + t.share);
     }
 
     @Test
