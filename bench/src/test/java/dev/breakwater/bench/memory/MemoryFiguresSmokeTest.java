@@ -42,6 +42,18 @@ class MemoryFiguresSmokeTest {
             assertTrue(num(r, "opsPerSecond") > 0, r.toString());
             assertTrue(num(r, "engineBytesPerOp") > 0, "2 MiB of write memory must flush: " + r);
             assertTrue(num(r, "procWriteBytesPerOp") >= 0, r.toString());
+            List<Number> byLevel = (List<Number>) r.get("mergeBytesPerOpByLevel");
+            assertEquals(num(r, "mergeBytesPerOp"), byLevel.stream().mapToDouble(Number::doubleValue).sum(), 1e-6,
+                    "merge bytes by level add up: " + r);
+            Map<String, Map<String, Object>> trees = (Map<String, Map<String, Object>>) r.get("trees");
+            assertEquals(3, trees.size(), r.toString());
+            double flushed = 0;
+            for (Map<String, Object> t : trees.values()) {
+                flushed += num(t, "bytesFlushed");
+                assertTrue(num(t, "bytesFlushedForMemory") + num(t, "bytesFlushedForLog") <= num(t, "bytesFlushed"),
+                        "memory and log are two of the causes (the third is an explicit flush): " + t);
+            }
+            assertEquals(num(r, "flushBytesPerOp"), flushed / 3000, 1e-6, "per-tree flush bytes add up: " + r);
         }
         assertFalse(((List<?>) json.get("targets")).isEmpty());
         assertTrue(fig.table().contains("Partitioned-OPT"));
