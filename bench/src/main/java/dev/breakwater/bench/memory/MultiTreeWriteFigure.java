@@ -299,8 +299,14 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
                     Figures.number(r, "procWriteBytesPerOp"), r.get("writeStalls")));
         }
         for (Map<String, Object> t : targets()) {
-            b.append(String.format("%nwrite memory %d MiB: Partitioned-OPT bytes/op = %.2f x B+-static (target <= 0.5), %.2f x B+-dynamic-MEM (target <= 0.8)",
-                    ((Number) t.get("writeMemory")).longValue() >> 20, Figures.number(t, "optOverStatic"), Figures.number(t, "optOverDynamicMem")));
+            // A run of a subset of schemes (--schemes) may lack either baseline: print only the ratios it has.
+            b.append(String.format("%nwrite memory %d MiB: Partitioned-OPT bytes/op =", ((Number) t.get("writeMemory")).longValue() >> 20));
+            if (t.containsKey("optOverStatic")) {
+                b.append(String.format(" %.2f x B+-static (target <= 0.5)", Figures.number(t, "optOverStatic")));
+            }
+            if (t.containsKey("optOverDynamicMem")) {
+                b.append(String.format(" %.2f x B+-dynamic-MEM (target <= 0.8)", Figures.number(t, "optOverDynamicMem")));
+            }
         }
         return b.toString();
     }

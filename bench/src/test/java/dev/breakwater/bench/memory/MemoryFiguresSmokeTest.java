@@ -57,6 +57,25 @@ class MemoryFiguresSmokeTest {
         }
         assertFalse(((List<?>) json.get("targets")).isEmpty());
         assertTrue(fig.table().contains("Partitioned-OPT"));
+        assertTrue(fig.table().contains("x B+-static (target <= 0.5)"), fig.table());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void multiTreeWriteFigureWithoutStaticPrintsOnlyTheRatioItHas() throws Exception {
+        MultiTreeWriteFigure fig = new MultiTreeWriteFigure();
+        Path out = tmp.resolve("fig10-subset.json");
+        int code = new CommandLine(fig).setCaseInsensitiveEnumValuesAllowed(true).execute("--dir", tmp.resolve("data2").toString(),
+                "--datasets", "2", "--records", "300", "--operations", "1000", "--warmup", "0.1", "--write-memory", "2m",
+                "--skews", "", "--cache", "16m", "--max-log-size", "64m", "--schemes", "B_DYNAMIC_MEM,PARTITIONED_OPT",
+                "--no-direct-io", "--quiet", "--out", out.toString());
+        assertEquals(0, code);
+        Map<String, Object> json = new ObjectMapper().readValue(out.toFile(), Map.class);
+        Map<String, Object> target = ((List<Map<String, Object>>) json.get("targets")).get(0);
+        assertFalse(target.containsKey("optOverStatic"), target.toString());
+        assertTrue(num(target, "optOverDynamicMem") > 0, target.toString());
+        assertFalse(fig.table().contains("B+-static (target"), "no B+-static row, so no ratio to it: " + fig.table());
+        assertTrue(fig.table().contains("x B+-dynamic-MEM (target <= 0.8)"), fig.table());
     }
 
     @Test
