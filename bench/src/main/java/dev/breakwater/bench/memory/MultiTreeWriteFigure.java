@@ -228,12 +228,29 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         row.put("merges", eng.get("merges"));
         row.put("averageFlushBytes", Figures.number(eng, "flushes") == 0 ? 0.0 : flushed / Figures.number(eng, "flushes"));
         row.put("writeAmplification", eng.get("writeAmplification"));
+        row.put("mergeBytesPerOpByLevel", mergeBytesPerOpByLevel(Figures.map(eng, "trees"), ops));
         row.put("writeStalls", eng.get("writeStalls"));
         row.put("writeStallMillis", eng.get("writeStallMillis"));
         row.put("updateLatencyMicros", Figures.map(Figures.map(Figures.map(run, "ops"), "UPDATE"), "latencyMicros"));
         row.put("load", Map.of("seconds", Figures.map(r, "load").get("seconds")));
         row.put("config", r.get("config"));
+        row.put("trees", eng.get("trees"));
         return row;
+    }
+
+    /** Merge bytes written per update by output level (L0 first), summed over the trees' {@code mergeBytesWrittenByLevel}. */
+    static List<Double> mergeBytesPerOpByLevel(Map<String, Object> trees, double ops) {
+        List<Double> sum = new ArrayList<>();
+        for (Object t : trees.values()) {
+            List<?> levels = (List<?>) ((Map<?, ?>) t).get("mergeBytesWrittenByLevel");
+            for (int i = 0; levels != null && i < levels.size(); i++) {
+                if (sum.size() <= i) {
+                    sum.add(0.0);
+                }
+                sum.set(i, sum.get(i) + ((Number) levels.get(i)).doubleValue() / ops);
+            }
+        }
+        return sum;
     }
 
     private Map<String, Object> row(String part, String scheme, long wm, String skew) {
@@ -282,8 +299,14 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
                     Figures.number(r, "procWriteBytesPerOp"), r.get("writeStalls")));
         }
         for (Map<String, Object> t : targets()) {
-            b.append(String.format("%nwrite memory %d MiB: Partitioned-OPT bytes/op = %.2f x B+-static (target <= 0.5), %.2f x B+-dynamic-MEM (target <= 0.8)",
-                    ((Number) t.get("writeMemory")).longValue() >> 20, Figures.number(t, "optOverStatic"), Figures.number(t, "optOverDynamicMem")));
+            // A run of a subset of schemes (--schemes) may lack either baseline: print only the ratios it has.
+            b.append(String.format("%nwrite memory %d MiB: Partitioned-OPT bytes/op =", ((Number) t.get("writeMemory")).longValue() >> 20));
+            if (t.containsKey("optOverStatic")) {
+                b.append(String.format(" %.2f x B+-static (target <= 0.5)", Figures.number(t, "optOverStatic")));
+            }
+            if (t.containsKey("optOverDynamicMem")) {
+                b.append(String.format(" %.2f x B+-dynamic-MEM (target <= 0.8)", Figures.number(t, "optOverDynamicMem")));
+            }
         }
         return b.toString();
     }

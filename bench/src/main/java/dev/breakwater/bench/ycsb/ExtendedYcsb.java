@@ -741,10 +741,17 @@ public final class ExtendedYcsb implements Callable<Integer> {
                 t.put("entriesWritten", now.entriesWritten() - (was == null ? 0 : was.entriesWritten()));
                 t.put("flushes", now.flushes() - (was == null ? 0 : was.flushes()));
                 t.put("bytesFlushed", now.bytesFlushed() - (was == null ? 0 : was.bytesFlushed()));
+                t.put("bytesFlushedForMemory", now.bytesFlushedForMemory() - (was == null ? 0 : was.bytesFlushedForMemory()));
+                t.put("bytesFlushedForLog", now.bytesFlushedForLog() - (was == null ? 0 : was.bytesFlushedForLog()));
                 t.put("merges", now.merges() - (was == null ? 0 : was.merges()));
                 t.put("mergeBytesWritten", now.mergeBytesWritten() - (was == null ? 0 : was.mergeBytesWritten()));
+                t.put("mergeBytesWrittenByLevel", byLevel(now.mergeBytesWrittenByLevel(), was == null ? List.of() : was.mergeBytesWrittenByLevel()));
                 t.put("memorySeals", now.memorySeals() - (was == null ? 0 : was.memorySeals()));
+                t.put("memorySealBytes", now.memorySealBytes() - (was == null ? 0 : was.memorySealBytes()));
                 t.put("memoryMerges", now.memoryMerges() - (was == null ? 0 : was.memoryMerges()));
+                t.put("memoryMergeBytes", now.memoryMergeBytes() - (was == null ? 0 : was.memoryMergeBytes()));
+                t.put("l0Groups", now.l0Groups());
+                t.put("levelTables", now.levelTables());
                 t.put("levelBytes", now.levelBytes());
                 t.put("memoryBytes", now.memoryBytes());
                 perTree.put(e.getKey(), t);
@@ -792,6 +799,15 @@ public final class ExtendedYcsb implements Callable<Integer> {
             m.put("gcMillis", gcMillis - before.gcMillis);
             return m;
         }
+    }
+
+    /** {@code now − was} per level, L0 first, as long as the longer list (a level missing from one counts 0). */
+    static List<Long> byLevel(List<Long> now, List<Long> was) {
+        List<Long> d = new ArrayList<>();
+        for (int i = 0; i < Math.max(now.size(), was.size()); i++) {
+            d.add((i < now.size() ? now.get(i) : 0L) - (i < was.size() ? was.get(i) : 0L));
+        }
+        return d;
     }
 
     @SuppressWarnings("unchecked")

@@ -42,9 +42,40 @@ class MemoryFiguresSmokeTest {
             assertTrue(num(r, "opsPerSecond") > 0, r.toString());
             assertTrue(num(r, "engineBytesPerOp") > 0, "2 MiB of write memory must flush: " + r);
             assertTrue(num(r, "procWriteBytesPerOp") >= 0, r.toString());
+            List<Number> byLevel = (List<Number>) r.get("mergeBytesPerOpByLevel");
+            assertEquals(num(r, "mergeBytesPerOp"), byLevel.stream().mapToDouble(Number::doubleValue).sum(), 1e-6,
+                    "merge bytes by level add up: " + r);
+            Map<String, Map<String, Object>> trees = (Map<String, Map<String, Object>>) r.get("trees");
+            assertEquals(3, trees.size(), r.toString());
+            double flushed = 0;
+            for (Map<String, Object> t : trees.values()) {
+                flushed += num(t, "bytesFlushed");
+                assertTrue(num(t, "bytesFlushedForMemory") + num(t, "bytesFlushedForLog") <= num(t, "bytesFlushed"),
+                        "memory and log are two of the causes (the third is an explicit flush): " + t);
+            }
+            assertEquals(num(r, "flushBytesPerOp"), flushed / 3000, 1e-6, "per-tree flush bytes add up: " + r);
         }
         assertFalse(((List<?>) json.get("targets")).isEmpty());
         assertTrue(fig.table().contains("Partitioned-OPT"));
+        assertTrue(fig.table().contains("x B+-static (target <= 0.5)"), fig.table());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void multiTreeWriteFigureWithoutStaticPrintsOnlyTheRatioItHas() throws Exception {
+        MultiTreeWriteFigure fig = new MultiTreeWriteFigure();
+        Path out = tmp.resolve("fig10-subset.json");
+        int code = new CommandLine(fig).setCaseInsensitiveEnumValuesAllowed(true).execute("--dir", tmp.resolve("data2").toString(),
+                "--datasets", "2", "--records", "300", "--operations", "1000", "--warmup", "0.1", "--write-memory", "2m",
+                "--skews", "", "--cache", "16m", "--max-log-size", "64m", "--schemes", "B_DYNAMIC_MEM,PARTITIONED_OPT",
+                "--no-direct-io", "--quiet", "--out", out.toString());
+        assertEquals(0, code);
+        Map<String, Object> json = new ObjectMapper().readValue(out.toFile(), Map.class);
+        Map<String, Object> target = ((List<Map<String, Object>>) json.get("targets")).get(0);
+        assertFalse(target.containsKey("optOverStatic"), target.toString());
+        assertTrue(num(target, "optOverDynamicMem") > 0, target.toString());
+        assertFalse(fig.table().contains("B+-static (target"), "no B+-static row, so no ratio to it: " + fig.table());
+        assertTrue(fig.table().contains("x B+-dynamic-MEM (target <= 0.8)"), fig.table());
     }
 
     @Test
