@@ -66,10 +66,10 @@ public final class L0IntraMerge {
                 tables += g.tables().size();
             }
         }
+        long below = LevelingPicker.overlappingBelow(v, target);
         return Optional.of(new MergeTask(inputs, 0, MergeTask.OLDEST_RUN, false, score, String.format(
                 "L0 intra-merge: %d groups (%d tables, %d B) into one oldest group; %d B below would make an L0 merge cost %.1f B per B",
-                inputs.size(), tables, v.levelBytes(0), LevelingPicker.overlappingBelow(v, target),
-                1.0 + (double) LevelingPicker.overlappingBelow(v, target) / Math.max(1, v.levelBytes(0)))));
+                inputs.size(), tables, v.levelBytes(0), below, 1.0 + (double) below / Math.max(1, v.levelBytes(0)))));
     }
 
     /** True if all of L0 should merge into one L0 group now (the rule in the class comment). */
