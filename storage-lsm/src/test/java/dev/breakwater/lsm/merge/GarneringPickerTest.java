@@ -95,15 +95,23 @@ class GarneringPickerTest {
                 L0: a-z:100 | a-z:100
                 L1: a-m:600 n-z:600
                 """);
-        assertTrue(picker.levelChange(v, settings).isPresent());
-        assertTrue(picker.pick(v, Set.of(), settings).isEmpty(), "the append goes first");
+        MergeSettings deeper = settings.withL0MaxGroups(3);
+        assertTrue(picker.levelChange(v, deeper).isPresent());
+        assertTrue(picker.pick(v, Set.of(), deeper).isEmpty(), "the append goes first");
+        // If the scheduler declines the change (an unsettled write-memory share), L0 still merges once
+        // it reaches l0MaxGroups groups, so flushes never wait for a level change.
+        Version deep = Scenario.parse("""
+                L0: a-z:100 | a-z:100 | a-z:100
+                L1: a-m:600 n-z:600
+                """);
+        assertEquals(1, picker.pick(deep, Set.of(), deeper).orElseThrow().outputLevel());
         // Once L2 is appended, L0 merges into L1 again (C1 = 2000 with two levels).
         Version appended = Scenario.parse("""
                 L0: a-z:100 | a-z:100
                 L1: a-m:600 n-z:600
                 L2:
                 """);
-        assertEquals(1, picker.pick(appended, Set.of(), settings).orElseThrow().outputLevel());
+        assertEquals(1, picker.pick(appended, Set.of(), deeper).orElseThrow().outputLevel());
     }
 
     @Test
