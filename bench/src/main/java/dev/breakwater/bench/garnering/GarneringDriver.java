@@ -36,9 +36,15 @@ import java.util.stream.Stream;
  * (FLUSH + MERGE bytes written / bytes ingested), space amplification (disk bytes / bytes ingested,
  * every key distinct), and per read kind the rate and pages read per operation.
  *
+ * <p>With {@code --key-space K} (below {@code --keys}) the puts are updates: put {@code i} writes key
+ * {@code mix(i) mod K}, so keys are overwritten in random order, about {@code keys/K} times each.
+ * Space amplification is then disk bytes over the live data (distinct keys written times the entry
+ * size), measured when the load ends (before the final flush and settle: obsolete versions still in
+ * the upper levels) and after the settle; reads go to keys below {@code K}.
+ *
  * <p>Options: {@code --policy LEVELING|GARNERING}, {@code --scale c}, {@code --size-ratio T},
  * {@code --bloom UNIFORM|MONKEY}, {@code --bits b}, {@code --keys}, {@code --value-bytes},
- * {@code --memtable SIZE} (the tree's M), {@code --cache SIZE}, {@code --reads N}, {@code --dir},
+ * {@code --key-space K}, {@code --memtable SIZE} (the tree's M), {@code --cache SIZE}, {@code --reads N}, {@code --dir},
  * {@code --out FILE}, {@code --label}.
  */
 public final class GarneringDriver {
@@ -57,6 +63,11 @@ public final class GarneringDriver {
         String bloom = a.getOrDefault("bloom", "UNIFORM");
         double bits = Double.parseDouble(a.getOrDefault("bits", "10"));
         long keys = Long.parseLong(a.getOrDefault("keys", "600000"));
+        long keySpace = Long.parseLong(a.getOrDefault("key-space", Long.toString(keys)));
+        if (keySpace < 1 || keySpace > keys || keySpace > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--key-space must be in 1.." + Math.min(keys, Integer.MAX_VALUE) + ", got " + keySpace);
+        }
+        boolean updates = keySpace < keys;
         int valueBytes = Integer.parseInt(a.getOrDefault("value-bytes", "100"));
         long memtable = size(a.getOrDefault("memtable", "1m"));
         long cache = size(a.getOrDefault("cache", "8m"));
@@ -79,6 +90,7 @@ public final class GarneringDriver {
         r.put("bloom", bloom);
         r.put("bitsPerKey", bits);
         r.put("keys", keys);
+        r.put("keySpace", keySpace);
         r.put("valueBytes", valueBytes);
         r.put("memtableBytes", memtable);
         r.put("cacheBytes", cache);
@@ -88,13 +100,21 @@ public final class GarneringDriver {
             try (LsmTree tree = LsmTree.open("bench", dir, o, res)) {
                 byte[] key = new byte[KEY_BYTES];
                 byte[] value = new byte[valueBytes];
+                java.util.BitSet written = new java.util.BitSet();
                 long start = System.nanoTime();
                 for (long i = 0; i < keys; i++) {
-                    fill(1, i, key);
+                    long k = updates ? Math.floorMod(mix(i ^ 0x5DEECE66DL), keySpace) : i;
+                    fill(1, k, key);
                     value[0] = (byte) i;
                     tree.put(key, value, 0);
+                    if (updates) {
+                        written.set((int) k);
+                    }
                 }
                 long loaded = System.nanoTime();
+                long live = (updates ? written.cardinality() : keys) * (long) (KEY_BYTES + valueBytes);
+                r.put("liveKeys", updates ? written.cardinality() : keys);
+                r.put("spaceAmplificationAtLoadEnd", (double) sum(tree.statistics().levelBytes()) / live);
                 tree.flush();
                 tree.awaitMerges();
                 long settled = System.nanoTime();
@@ -116,12 +136,12 @@ public final class GarneringDriver {
                 r.put("levelBytes", s.levelBytes());
                 r.put("diskLevels", levels);
                 r.put("levelCount", s.levelBytes().size() - 1);
-                r.put("spaceAmplification", (double) disk / ingested);
+                r.put("spaceAmplification", (double) disk / live);
                 ValueHolder vh = new ValueHolder();
                 long seed = 12345;
                 // Point reads of present keys.
                 measure(r, "pointRead", reads, io, () -> { }, i -> {
-                    fill(1, Math.floorMod(mix(seed + i), keys), key);
+                    fill(1, Math.floorMod(mix(seed + i), keySpace), key);
                     tree.get(key, vh);
                 });
                 long fp0 = tree.statistics().bloomFalsePositives();
@@ -130,8 +150,8 @@ public final class GarneringDriver {
                     tree.get(key, vh);
                 });
                 r.put("zeroResultFalsePositivesPerLookup", (double) (tree.statistics().bloomFalsePositives() - fp0) / reads);
-                measure(r, "shortRange", reads / 2, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 3 + i), keys), 10));
-                measure(r, "longRange", reads / 8, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 7 + i), keys), 100));
+                measure(r, "shortRange", reads / 2, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 3 + i), keySpace), 10));
+                measure(r, "longRange", reads / 8, io, () -> { }, i -> scan(tree, key, Math.floorMod(mix(seed * 7 + i), keySpace), 100));
             }
             res.shutdownPools();
         }
@@ -142,6 +162,14 @@ public final class GarneringDriver {
             Files.writeString(Path.of(out), json);
         }
         System.out.println(json);
+    }
+
+    private static long sum(List<Long> xs) {
+        long s = 0;
+        for (long x : xs) {
+            s += x;
+        }
+        return s;
     }
 
     interface Op {

@@ -86,6 +86,35 @@ class GarneringPickerTest {
     }
 
     @Test
+    void aDueAppendHoldsL0MergesBackSoThatTheSchedulerCanApplyIt() {
+        // One level, C1 = 1000, L1 holds 1200 and L0 is due (2 groups). Merging L0 into L1 now would
+        // rewrite the whole over-full last level, and under a steady load L0 is due again whenever a
+        // merge ends, so the scheduler (which changes levels only when nothing is picked and nothing
+        // runs) would never append: measured, L1 grew to 81 MB as the only level.
+        Version v = Scenario.parse("""
+                L0: a-z:100 | a-z:100
+                L1: a-m:600 n-z:600
+                """);
+        MergeSettings deeper = settings.withL0MaxGroups(3);
+        assertTrue(picker.levelChange(v, deeper).isPresent());
+        assertTrue(picker.pick(v, Set.of(), deeper).isEmpty(), "the append goes first");
+        // If the scheduler declines the change (an unsettled write-memory share), L0 still merges once
+        // it reaches l0MaxGroups groups, so flushes never wait for a level change.
+        Version deep = Scenario.parse("""
+                L0: a-z:100 | a-z:100 | a-z:100
+                L1: a-m:600 n-z:600
+                """);
+        assertEquals(1, picker.pick(deep, Set.of(), deeper).orElseThrow().outputLevel());
+        // Once L2 is appended, L0 merges into L1 again (C1 = 2000 with two levels).
+        Version appended = Scenario.parse("""
+                L0: a-z:100 | a-z:100
+                L1: a-m:600 n-z:600
+                L2:
+                """);
+        assertEquals(1, picker.pick(appended, Set.of(), deeper).orElseThrow().outputLevel());
+    }
+
+    @Test
     void aFullLastLevelOfThreeAppendsAFourth() {
         Version v = Scenario.parse("""
                 L0:
