@@ -80,7 +80,8 @@ public final class ConfigOptions {
     public static final Option<Long> LEVEL_SHARE_TIME_CONSTANT = define("level-share-time-constant", ValueType.MILLIS, 10_000L, "ms",
             1L, 3_600_000L, null, null,
             "Time constant of the write-memory share a tree's disk levels are sized from: an average of the memory the tree holds "
-                    + "over the time it is written (an idle tree keeps its share), so level targets do not swing with every flush.");
+                    + "over the time it is written (an idle tree keeps its share), so level targets do not swing with every flush. "
+                    + "A tree adds or retires no level until it has been written for this long after the engine opened it.");
     public static final Option<WriteMemoryScheme> WRITE_MEMORY_SCHEME = define("write-memory-scheme",
             ValueType.enumOf(WriteMemoryScheme.class), WriteMemoryScheme.PARTITIONED, "", null, null, null, null,
             "How write memory is organized: PARTITIONED (paper 000 §4.1: M0 plus memory levels, partial flushes), DYNAMIC "
