@@ -5,7 +5,7 @@ its input bytes, output level, the bytes in L0 at the time, and the picker's rea
 
 Kinds: "L0 picker" (LevelingPicker's L0 merge by groups: the reason starts "L0 group"), "L0 volume" ("all of L0"),
 "L0 oldest-group" (Coalescing's merge of a stretch of the oldest group with its L1 tables), "L0 coalesce" (into a gap
-of L1), "L<i> -> L<i+1>" (level merges). Per kind: merges, input MB (about the bytes the merge writes), MB taken from L0
+of L1), "L0 intra" (L0IntraMerge: all L0 groups into one, output in L0), "L<i> -> L<i+1>" (level merges). Per kind: merges, input MB (about the bytes the merge writes), MB taken from L0
 (for the L0 picker: the L0 bytes at the time, all of which an L0 merge under random keys takes).
 
 Usage: issue13-merges.py HOLD.log
@@ -22,6 +22,8 @@ def kind(reason, out):
         return 'L0 oldest-group'
     if reason.startswith('coalesce'):
         return 'L0 coalesce'
+    if reason.startswith('L0 intra-merge'):
+        return 'L0 intra'
     return f'L{int(out) - 1} -> L{out}'
 
 
