@@ -1,7 +1,6 @@
 package dev.breakwater.lsm.merge;
 
 import dev.breakwater.lsm.version.Run;
-import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +54,8 @@ public final class L0IntraMerge {
      * L0 merge into {@code target} (1, or 2 while L1 retires).
      */
     public static Optional<MergeTask> pick(Version v, Set<Long> busy, MergeSettings s, int target, double score) {
-        if (!due(v, busy, s, target)) {
+        long below = belowIfDue(v, busy, s, target);
+        if (below < 0) {
             return Optional.empty();
         }
         List<MergeTask.Input> inputs = new ArrayList<>();
@@ -66,7 +66,6 @@ public final class L0IntraMerge {
                 tables += g.tables().size();
             }
         }
-        long below = LevelingPicker.overlappingBelow(v, target);
         return Optional.of(new MergeTask(inputs, 0, MergeTask.OLDEST_RUN, false, score, String.format(
                 "L0 intra-merge: %d groups (%d tables, %d B) into one oldest group; %d B below would make an L0 merge cost %.1f B per B",
                 inputs.size(), tables, v.levelBytes(0), below, 1.0 + (double) below / Math.max(1, v.levelBytes(0)))));
@@ -74,21 +73,22 @@ public final class L0IntraMerge {
 
     /** True if all of L0 should merge into one L0 group now (the rule in the class comment). */
     static boolean due(Version v, Set<Long> busy, MergeSettings s, int target) {
+        return belowIfDue(v, busy, s, target) >= 0;
+    }
+
+    /** The bytes below that overlap L0 if the intra-merge is {@link #due}, else -1. */
+    private static long belowIfDue(Version v, Set<Long> busy, MergeSettings s, int target) {
         List<Run> l0 = v.level(0);
         int groups = l0.size();
         if (s.l0MaxGroups() <= s.l0MergeGroups() || groups < s.l0MaxGroups() || groups < 2) {
-            return false;
+            return -1;
         }
         long l0Bytes = v.levelBytes(0);
         long below = LevelingPicker.overlappingBelow(v, target);
         if (below == 0 || LevelingPicker.L0_OVERLAP_RATIO * l0Bytes >= below || LevelingPicker.anyL0Busy(v, busy)) {
-            return false;
+            return -1;
         }
-        long oldest = 0;
-        for (TableMeta t : l0.get(groups - 1).tables()) {
-            oldest += t.sizeBytes();
-        }
-        double newGroup = (double) (l0Bytes - oldest) / (groups - 1);
-        return l0Bytes < Math.sqrt(2.0 * (s.l0MaxGroups() - 1) * newGroup * below);
+        double newGroup = (double) (l0Bytes - LevelMerges.bytes(l0.get(groups - 1).tables())) / (groups - 1);
+        return l0Bytes < Math.sqrt(2.0 * (s.l0MaxGroups() - 1) * newGroup * below) ? below : -1;
     }
 }
