@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * Model test for the L0 intra-merge ({@link dev.breakwater.lsm.merge.L0IntraMerge}): a tree with a
  * large L1 receives small flushes of random updates and deletes (each flush a thin L0 group over the
  * whole key space), so that L0 merges are forced by the group count while L0 is thin and go into
- * one oldest L0 group instead of L1. Flushes are not waited for by merges, so they install while
+ * one oldest L0 group instead of L1. Flushes do not wait for merges, so they can install while
  * intra-merges run. Contents must equal a TreeMap throughout, after the merges settle and after a
  * reopen, and intra-merges must really have happened (bytes merged into L0).
  */
@@ -90,9 +90,10 @@ class L0IntraMergeModelTest {
     }
 
     /**
-     * Crash clones taken at random file operations (flushes, merges into L1 and intra-merges, on
-     * their own threads) reopen to the contents of the last completed flush or of the one in
-     * progress: an intra-merge is atomic at its manifest record and its output group keeps its place.
+     * Crash clones taken at random file operations of a phase in which intra-merges run (asserted:
+     * bytes were merged into L0; that a clone fell inside one is likely, not asserted) reopen to the
+     * contents of the last completed flush or of the one in progress: an intra-merge is atomic at
+     * its manifest record and its output group keeps its place.
      */
     @Test
     void crashClonesDuringIntraMergesReopenToAFlushBoundary() throws Exception {
