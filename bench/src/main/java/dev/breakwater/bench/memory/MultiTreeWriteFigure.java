@@ -276,15 +276,28 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
             }
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("writeMemory", w);
-            if (st != null) {
-                m.put("optOverStatic", Figures.number(opt, "engineBytesPerOp") / Figures.number(st, "engineBytesPerOp"));
-            }
-            if (dyn != null) {
-                m.put("optOverDynamicMem", Figures.number(opt, "engineBytesPerOp") / Figures.number(dyn, "engineBytesPerOp"));
-            }
+            putRatio(m, "optOverStatic", opt, st);
+            putRatio(m, "optOverDynamicMem", opt, dyn);
             t.add(m);
         }
         return t;
+    }
+
+    /**
+     * Puts Partitioned-OPT's bytes/op over the baseline's under {@code key}, when the baseline ran and wrote bytes in its
+     * measured phase; a baseline that wrote nothing (a run too short for a flush to finish) gets {@code key + "Missing"}
+     * with the reason instead of a ratio of NaN or infinity.
+     */
+    static void putRatio(Map<String, Object> m, String key, Map<String, Object> opt, Map<String, Object> baseline) {
+        if (baseline == null) {
+            return;
+        }
+        double denominator = Figures.number(baseline, "engineBytesPerOp");
+        if (denominator > 0) {
+            m.put(key, Figures.number(opt, "engineBytesPerOp") / denominator);
+        } else {
+            m.put(key + "Missing", baseline.get("scheme") + " wrote no bytes in its measured phase; run more operations");
+        }
     }
 
     /** A Markdown table of every row. */
@@ -306,6 +319,11 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
             }
             if (t.containsKey("optOverDynamicMem")) {
                 b.append(String.format(" %.2f x B+-dynamic-MEM (target <= 0.8)", Figures.number(t, "optOverDynamicMem")));
+            }
+            for (String missing : List.of("optOverStaticMissing", "optOverDynamicMemMissing")) {
+                if (t.containsKey(missing)) {
+                    b.append(" no ratio: ").append(t.get(missing)).append('.');
+                }
             }
         }
         return b.toString();

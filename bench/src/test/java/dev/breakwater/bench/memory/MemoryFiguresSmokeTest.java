@@ -65,8 +65,10 @@ class MemoryFiguresSmokeTest {
     void multiTreeWriteFigureWithoutStaticPrintsOnlyTheRatioItHas() throws Exception {
         MultiTreeWriteFigure fig = new MultiTreeWriteFigure();
         Path out = tmp.resolve("fig10-subset.json");
+        // 4,000 updates: with 1,000 a slow machine sometimes ended B+-dynamic-MEM's phase before its first flush finished,
+        // leaving no bytes to divide by (CI, stop 26); here it flushes 4 times even on one core.
         int code = new CommandLine(fig).setCaseInsensitiveEnumValuesAllowed(true).execute("--dir", tmp.resolve("data2").toString(),
-                "--datasets", "2", "--records", "300", "--operations", "1000", "--warmup", "0.1", "--write-memory", "2m",
+                "--datasets", "2", "--records", "300", "--operations", "4000", "--warmup", "0.1", "--write-memory", "2m",
                 "--skews", "", "--cache", "16m", "--max-log-size", "64m", "--schemes", "B_DYNAMIC_MEM,PARTITIONED_OPT",
                 "--no-direct-io", "--quiet", "--out", out.toString());
         assertEquals(0, code);
@@ -76,6 +78,17 @@ class MemoryFiguresSmokeTest {
         assertTrue(num(target, "optOverDynamicMem") > 0, target.toString());
         assertFalse(fig.table().contains("B+-static (target"), "no B+-static row, so no ratio to it: " + fig.table());
         assertTrue(fig.table().contains("x B+-dynamic-MEM (target <= 0.8)"), fig.table());
+    }
+
+    @Test
+    void aBaselineThatWroteNothingGetsAReasonNotANaNRatio() {
+        Map<String, Object> opt = Map.of("scheme", "Partitioned-OPT", "engineBytesPerOp", 1200.0);
+        Map<String, Object> target = new java.util.LinkedHashMap<>();
+        MultiTreeWriteFigure.putRatio(target, "optOverDynamicMem", opt, Map.of("scheme", "B+-dynamic-MEM", "engineBytesPerOp", 0.0));
+        MultiTreeWriteFigure.putRatio(target, "optOverStatic", opt, Map.of("scheme", "B+-static", "engineBytesPerOp", 400.0));
+        MultiTreeWriteFigure.putRatio(target, "optOverNothing", opt, null);
+        assertEquals(Map.of("optOverDynamicMemMissing", "B+-dynamic-MEM wrote no bytes in its measured phase; run more operations",
+                "optOverStatic", 3.0), target);
     }
 
     @Test
