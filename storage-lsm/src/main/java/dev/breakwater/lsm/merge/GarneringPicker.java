@@ -46,14 +46,10 @@ import java.util.Set;
  *       merge into the new level waits for the next cycle. The same rule adds a level when the write
  *       memory shrinks (all capacities shrink with {@code M}); the last level is never rewritten
  *       for it.</li>
- *   <li><b>A due level change holds merges back</b>: while {@link #levelChange} has a change and L0
- *       has fewer than {@code l0MaxGroups} groups, {@link #pick} picks nothing, so that the running
- *       merges end and the scheduler (which changes levels only when nothing is picked and no merge
- *       runs) applies it. Otherwise, under a steady load, L0 is due again each time a merge ends, the
- *       append waits for the load to stop, and every L0 merge meanwhile rewrites the whole over-full
- *       last level. The bound keeps merges going when the scheduler declines the change (it does
- *       while a managed tree's write-memory share is not settled): L0 then merges at
- *       {@code l0MaxGroups} groups, below the flush slowdown.</li>
+ *   <li><b>A due level change holds merges back</b> ({@link MergePicker#levelChangeHoldsMerges},
+ *       applied by the scheduler for every policy): while {@link #levelChange} has a change and L0
+ *       has fewer than {@code l0MaxGroups} groups, no new merge starts, so that the running ones end
+ *       and the change is applied before the next merge, not after the load.</li>
  *   <li><b>Retiring L1</b> when the write memory has grown so that the data would fit in one level
  *       fewer with margin: {@code N >= 2} and {@code f · (|L_1| + ... + |L_N|) <= C_(N-1)(N-1)},
  *       {@code f = 1.5}. As with leveling, L0 merges then go straight into L2 (taking the overlapping
@@ -135,16 +131,6 @@ public final class GarneringPicker implements MergePicker {
 
     @Override
     public Optional<MergeTask> pick(Version v, Set<Long> busy, MergeSettings s) {
-        if (levelChange(v, s).isPresent() && v.level(0).size() < s.l0MaxGroups()) {
-            // The scheduler applies a level change only when nothing is picked and no merge runs; under a
-            // steady load L0 is due again whenever a merge ends, so without this the change waited for the
-            // load to stop, and L0 merges kept rewriting an ever larger last level (measured: one 81 MB
-            // level, write amplification 8.6 against 5.1 when the append happened in time). Bounded by
-            // l0MaxGroups (below the flush slowdown): the scheduler may decline a change (a managed tree
-            // whose write-memory share is not settled yet), and an unbounded hold would then stop merges,
-            // then flushes, then the writes the share waits for.
-            return Optional.empty();
-        }
         int last = v.levelCount() - 1;
         boolean retiring = retiringL1(v, s);
         List<double[]> scored = new ArrayList<>(); // {level, score}

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * version and the set of busy tables) for work whenever the tree changes, marks the chosen tables
  * busy and hands the task to the {@link MergeExecutor}. With leveling, each pick passes through
  * {@link Coalescing}, which grows small tables and coalesces non-overlapping L0 tables. Level changes that renumber levels (adding
- * an empty L1) are applied only while no merge runs.
+ * an empty L1) are applied only while no merge runs; while one is due (and the tree's level count is
+ * settled) no new merge starts ({@link MergePicker#levelChangeHoldsMerges}), so it is applied as soon
+ * as the running merges end.
  *
  * <p>Thread safety: safe; scheduling state is guarded by this monitor. Lock order: this monitor,
  * then the tree's state lock, then the version set's monitor.
@@ -56,6 +58,17 @@ final class MergeScheduler {
         boolean changedLevels = false; // at most one level change per call: never loop on a policy that flips
         while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
             Version v = tree.versions.current();
+            if (!changedLevels && tree.levelCountSettled() && picker.levelChangeHoldsMerges(v, tree.mergeSettings())) {
+                // A due level change goes before the next merge: wait for the running ones to end.
+                if (running > 0) {
+                    notifyAll();
+                    return;
+                }
+                if (applyLevelChange(v)) {
+                    changedLevels = true;
+                    continue;
+                }
+            }
             Optional<MergeTask> task = picker.pick(v, busy, tree.mergeSettings());
             if (picker instanceof LevelingPicker leveling) { // trivial moves and coalescing of non-overlapping tables
                 task = Coalescing.refine(leveling, task, v, busy, tree.mergeSettings());

@@ -97,13 +97,14 @@ class GarneringPickerTest {
                 """);
         MergeSettings deeper = settings.withL0MaxGroups(3);
         assertTrue(picker.levelChange(v, deeper).isPresent());
-        assertTrue(picker.pick(v, Set.of(), deeper).isEmpty(), "the append goes first");
-        // If the scheduler declines the change (an unsettled write-memory share), L0 still merges once
-        // it reaches l0MaxGroups groups, so flushes never wait for a level change.
+        assertTrue(picker.levelChangeHoldsMerges(v, deeper), "the append goes first");
+        // If the change cannot be applied, L0 still merges once it reaches l0MaxGroups groups, so
+        // flushes never wait for a level change.
         Version deep = Scenario.parse("""
                 L0: a-z:100 | a-z:100 | a-z:100
                 L1: a-m:600 n-z:600
                 """);
+        assertFalse(picker.levelChangeHoldsMerges(deep, deeper));
         assertEquals(1, picker.pick(deep, Set.of(), deeper).orElseThrow().outputLevel());
         // Once L2 is appended, L0 merges into L1 again (C1 = 2000 with two levels).
         Version appended = Scenario.parse("""
@@ -111,6 +112,7 @@ class GarneringPickerTest {
                 L1: a-m:600 n-z:600
                 L2:
                 """);
+        assertFalse(picker.levelChangeHoldsMerges(appended, deeper));
         assertEquals(1, picker.pick(appended, Set.of(), deeper).orElseThrow().outputLevel());
     }
 

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
 
 /** Shared resources for tree tests: a small cache and pool, so flushes and merges happen often. */
 final class TreeFixture implements AutoCloseable {
@@ -40,6 +41,16 @@ final class TreeFixture implements AutoCloseable {
     }
 
     TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes, MemoryComponentSpec memorySpec) {
+        this(fs, dir, options, poolBytes, memorySpec, null);
+    }
+
+    /** With the disk merges on {@code mergeExecutor} (shut down with the fixture). */
+    TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes, ExecutorService mergeExecutor) {
+        this(fs, dir, options, poolBytes, MemoryComponentSpec.SKIP_LIST, mergeExecutor);
+    }
+
+    private TreeFixture(FileSystem fs, Path dir, LsmTreeOptions options, long poolBytes, MemoryComponentSpec memorySpec,
+                        ExecutorService mergeExecutor) {
         this.memorySpec = memorySpec;
         this.fs = fs;
         this.dir = dir;
@@ -47,7 +58,12 @@ final class TreeFixture implements AutoCloseable {
         this.cache = new BufferCache(BufferCacheOptions.of(PAGE, 512L * PAGE).withChunkBytes(64L * PAGE)
                 .withPinWait(Duration.ofSeconds(10)), io);
         this.pool = new WriteMemoryPool(WriteMemoryPoolOptions.of(poolBytes).withPageSize(16 * 1024).withArenaBytes(256 * 1024));
-        this.resources = TreeResources.withPools(fs, cache, pool, io, 1, 2);
+        TreeResources pools = TreeResources.withPools(fs, cache, pool, io, 1, 2);
+        if (mergeExecutor != null) {
+            pools.mergeExecutor().shutdown();
+            pools = new TreeResources(fs, cache, pool, io, pools.flushExecutor(), mergeExecutor, pools.memoryMergeExecutor());
+        }
+        this.resources = pools;
     }
 
     /** Small memory tables and tables, T=4, L0 merges at 2 groups: deep trees from little data. */
