@@ -204,6 +204,16 @@ public final class BufferCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Records {@code pages} pages of a registered file read without the cache (a merge's read-ahead,
+     * which reads each input once from start to end in large reads): counted in the I/O statistics
+     * under {@code purpose}, as a miss would be, but neither as a cache miss nor in the simulated
+     * cache, since a larger cache would not have saved them.
+     */
+    public void recordUncachedRead(IoPurpose purpose, int pages) {
+        io.recordRead(purpose, pages, (long) pages * pageSize);
+    }
+
     /** Releases a pin taken by {@link #pin}. */
     public void unpin(CachedPage page) {
         page.unpin();

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * to find the starting leaf), or a single leaf of it.
  * Each leaf is pinned just long enough to copy (or decompress) its body into this cursor's buffer,
  * so the cursor holds no pin between calls; the current entry is then copied into reused key and
- * value arrays.
+ * value arrays. A merge's cursor reads the leaves through a {@link LeafReadAhead} instead: chunks of
+ * pages straight from the file, the current leaf viewed in place in its chunk.
  *
  * <p>Invariants: (1) forward, {@code position} is the index in the current leaf of the entry the
  * next call to {@link #next} returns; backward, the entry at {@code position - 1} is (or, at 0, the
@@ -23,6 +24,8 @@ final class SSTableCursor extends BufferedEntryCursor {
 
     private final SSTableReader reader;
     private final IoPurpose purpose;
+    /** Reads the leaves in chunks, not through the cache (a merge's full forward scan); null otherwise. Closed with the cursor. */
+    private final LeafReadAhead readAhead;
     /** From the thread's pool; given back at the first {@link #close()} (then null). */
     private ReadScratch scratch = ReadScratch.take();
     /** The leaf after the last one this cursor walks. */
@@ -36,6 +39,7 @@ final class SSTableCursor extends BufferedEntryCursor {
     SSTableCursor(SSTableReader reader, byte[] from, int fromLen, IoPurpose purpose) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
+        this.readAhead = null;
         this.leafEnd = reader.leafEnd();
         this.descending = false;
         this.lsn = reader.metadata().maxLsn();
@@ -58,6 +62,7 @@ final class SSTableCursor extends BufferedEntryCursor {
     SSTableCursor(SSTableReader reader, byte[] toExclusive, int toLen, IoPurpose purpose, boolean reverse) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
+        this.readAhead = null;
         this.leafEnd = reader.leafEnd();
         this.descending = true;
         this.lsn = reader.metadata().maxLsn();
@@ -77,6 +82,7 @@ final class SSTableCursor extends BufferedEntryCursor {
     SSTableCursor(SSTableReader reader, int leaf, IoPurpose purpose) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
+        this.readAhead = null;
         this.leafEnd = leaf + 1;
         this.descending = false;
         this.lsn = reader.metadata().maxLsn();
@@ -84,9 +90,26 @@ final class SSTableCursor extends BufferedEntryCursor {
         position = 0;
     }
 
+    /** A forward cursor over every entry whose leaves come from {@code readAhead} (owned by the cursor from here on). */
+    SSTableCursor(SSTableReader reader, LeafReadAhead readAhead, IoPurpose purpose) throws IOException {
+        this.reader = reader;
+        this.purpose = purpose;
+        this.readAhead = readAhead;
+        this.leafEnd = reader.leafEnd();
+        this.descending = false;
+        this.lsn = reader.metadata().maxLsn();
+        try {
+            load(reader.leafFirst());
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        position = 0;
+    }
+
     private void load(int leaf) throws IOException {
         leafNo = leaf;
-        count = reader.copyLeaf(leaf, purpose, scratch).count();
+        count = (readAhead != null ? readAhead.copyLeaf(leaf, scratch) : reader.copyLeaf(leaf, purpose, scratch)).count();
     }
 
     @Override
@@ -138,6 +161,9 @@ final class SSTableCursor extends BufferedEntryCursor {
     @Override
     public void close() {
         done = true;
+        if (readAhead != null) {
+            readAhead.close();
+        }
         if (scratch != null) {
             ReadScratch.giveBack(scratch);
             scratch = null;

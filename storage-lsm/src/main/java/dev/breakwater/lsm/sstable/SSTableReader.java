@@ -7,12 +7,14 @@ import dev.breakwater.common.io.OpenOption;
 import dev.breakwater.common.io.StorageFile;
 import dev.breakwater.common.memory.OffHeapPage;
 import dev.breakwater.common.page.CorruptPageException;
+import dev.breakwater.common.page.PageChecksum;
 import dev.breakwater.common.page.PageDescriptor;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import net.jpountz.lz4.LZ4Exception;
@@ -376,12 +378,56 @@ public final class SSTableReader implements AutoCloseable {
      * decompressed into {@code s.body}.
      */
     private LeafView viewLeaf(CachedPage cp, int leafNo, ReadScratch s) throws CorruptPageException {
-        OffHeapPage p = wrap(cp, s.page, SSTableFormat.TYPE_LEAF, leafNo);
+        return viewLeafAt(cp.address(), leafNo, s);
+    }
+
+    /**
+     * Points {@code s.leaf} at the body of leaf {@code leafNo}, verified and held at {@code address}
+     * (pinned, or in a read-ahead chunk) for as long as the view is used.
+     */
+    private LeafView viewLeafAt(long address, int leafNo, ReadScratch s) throws CorruptPageException {
+        OffHeapPage p = wrap(address, s.page, SSTableFormat.TYPE_LEAF, leafNo);
         int length = payloadLength(p, leafNo);
         if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
             return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
         }
-        return s.leaf.wrapOffHeap(cp.address() + LeafPageDescriptor.RAW_BODY_OFFSET, length, name, leafNo);
+        return s.leaf.wrapOffHeap(address + LeafPageDescriptor.RAW_BODY_OFFSET, length, name, leafNo);
+    }
+
+    /** {@link #viewLeafAt} for a leaf in a {@link LeafReadAhead} chunk: valid until that chunk is refilled or closed. */
+    LeafView copyLeafAt(long address, int leafNo, ReadScratch s) throws CorruptPageException {
+        return viewLeafAt(address, leafNo, s);
+    }
+
+    /**
+     * Reads pages {@code [first, first + count)} into {@code chunk} (from position 0, page-aligned,
+     * at least {@code count} pages long) with one read, not through the cache; verifies each page as
+     * the cache verifies a page it loads, and records the read under {@code purpose}.
+     *
+     * @throws CorruptPageException naming the first page that fails verification
+     */
+    void readPagesUncached(int first, int count, ByteBuffer chunk, IoPurpose purpose) throws IOException {
+        chunk.clear().limit(count * pageSize);
+        file.read((long) first * pageSize, chunk);
+        for (int i = 0; i < count; i++) {
+            chunk.limit((i + 1) * pageSize).position(i * pageSize);
+            PageChecksum.verify(chunk, pageSize, name, first + i);
+        }
+        chunk.clear();
+        cache.recordUncachedRead(purpose, count);
+    }
+
+    /**
+     * A forward cursor over every entry that reads the leaves {@code readAheadPages} at a time straight
+     * from the file ({@link LeafReadAhead}), for merges, which read each input once from start to end.
+     * It holds {@code readAheadPages} pages of off-heap memory until it is closed.
+     */
+    public EntryCursor sequentialCursor(IoPurpose purpose, int readAheadPages) throws IOException {
+        return new SSTableCursor(this, new LeafReadAhead(this, purpose, readAheadPages), purpose);
+    }
+
+    String name() {
+        return name;
     }
 
     /** Copies the body of leaf {@code leafNo} into {@code s.body} (decompressing it if needed) and points {@code s.leaf} at it. */
@@ -430,7 +476,11 @@ public final class SSTableReader implements AutoCloseable {
     }
 
     private OffHeapPage wrap(CachedPage cp, OffHeapPage p, byte expectedType, int pageNo) throws CorruptPageException {
-        p.wrap(cp.address(), pageSize);
+        return wrap(cp.address(), p, expectedType, pageNo);
+    }
+
+    private OffHeapPage wrap(long address, OffHeapPage p, byte expectedType, int pageNo) throws CorruptPageException {
+        p.wrap(address, pageSize);
         byte type = p.getByte(PageDescriptor.TYPE_OFFSET);
         if (type != expectedType) {
             throw new CorruptPageException(name, pageNo, "expected a " + SSTableFormat.typeName(expectedType)
