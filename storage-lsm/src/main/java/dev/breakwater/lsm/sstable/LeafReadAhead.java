@@ -49,12 +49,15 @@ final class LeafReadAhead implements AutoCloseable {
         this.address = chunk.pageAddress(0);
     }
 
-    /** Copies leaf {@code leaf} (in the table's leaf range) into {@code s}, reading its chunk first if needed. */
-    LeafView copyLeaf(int leaf, ReadScratch s) throws IOException {
+    /**
+     * Points {@code s.leaf} at leaf {@code leaf} (in the table's leaf range), reading its chunk first
+     * if needed; the view is valid until the next call or {@link #close()}.
+     */
+    LeafView viewLeaf(int leaf, ReadScratch s) throws IOException {
         if (leaf < chunkFirst || leaf >= chunkFirst + chunkCount) {
             fill(leaf);
         }
-        return reader.copyLeafAt(address + (long) (leaf - chunkFirst) * pageSize, leaf, s);
+        return reader.viewLeafAt(address + (long) (leaf - chunkFirst) * pageSize, leaf, s);
     }
 
     private void fill(int first) throws IOException {
@@ -63,11 +66,6 @@ final class LeafReadAhead implements AutoCloseable {
         reader.readPagesUncached(first, count, view, purpose);
         chunkFirst = first;
         chunkCount = count;
-    }
-
-    /** Bytes of off-heap memory this read-ahead holds until {@link #close()}. */
-    long reservedBytes() {
-        return chunk.reservedBytes();
     }
 
     @Override

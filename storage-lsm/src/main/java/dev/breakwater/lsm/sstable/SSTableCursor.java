@@ -109,7 +109,7 @@ final class SSTableCursor extends BufferedEntryCursor {
 
     private void load(int leaf) throws IOException {
         leafNo = leaf;
-        count = (readAhead != null ? readAhead.copyLeaf(leaf, scratch) : reader.copyLeaf(leaf, purpose, scratch)).count();
+        count = (readAhead != null ? readAhead.viewLeaf(leaf, scratch) : reader.copyLeaf(leaf, purpose, scratch)).count();
     }
 
     @Override

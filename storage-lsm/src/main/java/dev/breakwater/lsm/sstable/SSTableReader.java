@@ -26,7 +26,8 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * guarded by the blocked Bloom filter, and ordered cursors.
  *
  * <p>Every page access is a {@link BufferCache#pin} / {@link BufferCache#unpin} pair with the
- * caller's {@link IoPurpose}, and at most one page is pinned at a time: a lookup pins the Bloom
+ * caller's {@link IoPurpose} (except a merge's {@link #sequentialCursor}, which reads the leaves in
+ * chunks without the cache), and at most one page is pinned at a time: a lookup pins the Bloom
  * page, then each index page from the root down, then the leaf, releasing each before the next. A
  * key outside the table's key range pins nothing; a key the filter excludes pins exactly one Bloom
  * page and no index or leaf page.
@@ -383,20 +384,15 @@ public final class SSTableReader implements AutoCloseable {
 
     /**
      * Points {@code s.leaf} at the body of leaf {@code leafNo}, verified and held at {@code address}
-     * (pinned, or in a read-ahead chunk) for as long as the view is used.
+     * (pinned, or in a {@link LeafReadAhead} chunk) for as long as the view is used.
      */
-    private LeafView viewLeafAt(long address, int leafNo, ReadScratch s) throws CorruptPageException {
+    LeafView viewLeafAt(long address, int leafNo, ReadScratch s) throws CorruptPageException {
         OffHeapPage p = wrap(address, s.page, SSTableFormat.TYPE_LEAF, leafNo);
         int length = payloadLength(p, leafNo);
         if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
             return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
         }
         return s.leaf.wrapOffHeap(address + LeafPageDescriptor.RAW_BODY_OFFSET, length, name, leafNo);
-    }
-
-    /** {@link #viewLeafAt} for a leaf in a {@link LeafReadAhead} chunk: valid until that chunk is refilled or closed. */
-    LeafView copyLeafAt(long address, int leafNo, ReadScratch s) throws CorruptPageException {
-        return viewLeafAt(address, leafNo, s);
     }
 
     /**
