@@ -322,16 +322,26 @@ public final class SegmentPacker implements Runnable {
         return new Prepared(s.firstLsn(), temp, stored, trimmed);
     }
 
-    /** Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies). */
+    /**
+     * Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies).
+     * A segment truncated before it was read is skipped, as in a pass.
+     */
     private void compressOnly(SegmentList.Sealed s) throws IOException {
         Prepared p = null;
         try {
             ByteBuffer body = ByteBuffer.allocate((int) (s.endLsn() - s.firstLsn())).order(ByteOrder.LITTLE_ENDIAN);
             Path path = SegmentFiles.path(log.directory(), s.firstLsn());
             int[] records = new int[1];
-            forEachRecord(s, (lsn, payload) -> records[0]++);
-            try (StorageFile f = log.fileSystem().open(path, OpenOption.READ)) {
-                f.read(0, body);
+            try {
+                forEachRecord(s, (lsn, payload) -> records[0]++);
+                try (StorageFile f = log.fileSystem().open(path, OpenOption.READ)) {
+                    f.read(0, body);
+                }
+            } catch (NoSuchFileException e) {
+                if (stillSealed(s)) {
+                    throw e;
+                }
+                return; // truncated meanwhile: nothing left to compress
             }
             body.flip();
             Path temp = SegmentFiles.tempPath(log.directory(), s.firstLsn());
