@@ -25,10 +25,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -62,7 +64,7 @@ public final class LogTrimBench {
 
     static final String USAGE = String.join("\n",
             "usage: java <jvm-options> -cp benchmarks.jar dev.breakwater.bench.logtrim.LogTrimBench [options]",
-            "  --mode run|recovery      (default run)",
+            "  --mode run|load|recovery (default run; load: load --records and save the settled directory as --image)",
             "  --variant base|trim|lz4|plain   base: today's log; trim: log-trim + log-compression (run mode);",
             "                           plain / lz4: compression off / on (recovery mode)",
             "  --workload write-only|mixed|read-heavy   (run mode, default write-only)",
@@ -75,6 +77,10 @@ public final class LogTrimBench {
             "  --log-mb N               recovery mode: log to replay (default 64)",
             "  --repeat N               recovery mode: timed opens (default 3)",
             "  --cold true|false        recovery mode: drop the page cache before each open (root; default false)",
+            "  --image PATH             run mode: start from a copy of this directory (made by --mode load) instead",
+            "                           of loading; load mode: where to save the loaded directory",
+            "  --warmup N               run mode: seconds of the workload before the timed phase (default 0)",
+            "  --direct-io true|false   SSTable I/O with O_DIRECT (engine default true)",
             "  --dir PATH               working directory (default /tmp/waltrim/bench)",
             "  --out FILE               JSON result");
 
@@ -103,7 +109,12 @@ public final class LogTrimBench {
         }
         String mode = o.getOrDefault("mode", "run");
         Path dir = Path.of(o.getOrDefault("dir", "/tmp/waltrim/bench"));
-        Map<String, Object> result = mode.equals("recovery") ? recovery(o, dir) : run(o, dir);
+        Map<String, Object> result = switch (mode) {
+            case "recovery" -> recovery(o, dir);
+            case "load" -> load(o, dir);
+            case "run" -> run(o, dir);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        };
         result.put("load-average", Files.readString(Path.of("/proc/loadavg")).trim());
         result.put("args", String.join(" ", args));
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(result);
@@ -127,6 +138,7 @@ public final class LogTrimBench {
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .set(ConfigOptions.LOG_TRIM, trim)
                 .set(ConfigOptions.LOG_COMPRESSION, compress)
+                .set(ConfigOptions.DIRECT_IO, Boolean.parseBoolean(o.getOrDefault("direct-io", "true")))
                 .build();
     }
 
@@ -158,6 +170,7 @@ public final class LogTrimBench {
         long records = Long.parseLong(o.getOrDefault("records", "400000"));
         int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
         int seconds = Integer.parseInt(o.getOrDefault("seconds", "60"));
+        int warmup = Integer.parseInt(o.getOrDefault("warmup", "0"));
         int threads = Integer.parseInt(o.getOrDefault("threads", "2"));
         long writeMb = Long.parseLong(o.getOrDefault("write-memory-mb", "128"));
         long totalMb = Long.parseLong(o.getOrDefault("total-memory-mb", "256"));
@@ -177,8 +190,18 @@ public final class LogTrimBench {
         out.put("write-memory-mb", writeMb);
         out.put("total-memory-mb", totalMb);
         out.put("max-log-mb", maxLogMb);
+        out.put("direct-io", config.get(ConfigOptions.DIRECT_IO));
+        String image = o.get("image");
+        if (image != null) {
+            long start = System.nanoTime();
+            copyTree(Path.of(image), dir);
+            syncFileSystems();
+            out.put("image", image);
+            out.put("image-bytes", treeBytes(dir));
+            out.put("copy-seconds", (System.nanoTime() - start) / 1e9);
+        }
         try (StorageEngine engine = StorageEngine.open(dir, config)) {
-            Dataset ds = engine.createDataset(spec());
+            Dataset ds = image == null ? engine.createDataset(spec()) : engine.dataset(spec().name());
             AtomicLong peakLog = new AtomicLong();
             AtomicBoolean sampling = new AtomicBoolean(true);
             Path logDir = dir.resolve("log");
@@ -190,24 +213,61 @@ public final class LogTrimBench {
             }, "log-size-sampler");
             sampler.setDaemon(true);
             sampler.start();
-            long loadStart = System.nanoTime();
-            parallel(threads, t -> {
-                SplittableRandom r = new SplittableRandom(t);
-                for (long id = t; id < records; id += threads) {
-                    ds.upsert(Tuple.of(id, text(r, recordBytes)));
+            if (image == null) {
+                long loadStart = System.nanoTime();
+                load(ds, records, recordBytes, threads);
+                out.put("load-seconds", (System.nanoTime() - loadStart) / 1e9);
+                out.put("peak-log-bytes-load", peakLog.get());
+            }
+            AtomicLong[] progress = new AtomicLong[threads];
+            for (int t = 0; t < threads; t++) {
+                progress[t] = new AtomicLong();
+            }
+            AtomicBoolean timing = new AtomicBoolean(warmup == 0);
+            AtomicLong runStart = new AtomicLong(System.nanoTime());
+            AtomicReference<PhaseCounters> before = new AtomicReference<>(PhaseCounters.now(engine));
+            long warmupEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmup);
+            long deadline = warmupEnd + TimeUnit.SECONDS.toNanos(seconds);
+            List<Long> timeline = new ArrayList<>();
+            Thread clock = new Thread(() -> {
+                // Starts the timed phase after the warmup (counters and op counts read together), then
+                // records the operations of every 10 s of it.
+                long next = warmup == 0 ? warmupEnd + TimeUnit.SECONDS.toNanos(10) : warmupEnd;
+                long last = 0;
+                while (next <= deadline) {
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        sleep(Math.max(1, wait / 1_000_000));
+                        continue;
+                    }
+                    long sum = 0;
+                    for (AtomicLong p : progress) {
+                        sum += p.get();
+                    }
+                    if (!timing.get()) {
+                        for (AtomicLong p : progress) {
+                            p.set(0);
+                        }
+                        peakLog.set(0);
+                        before.set(PhaseCounters.now(engine));
+                        runStart.set(System.nanoTime());
+                        timing.set(true);
+                        sum = 0;
+                    } else {
+                        synchronized (timeline) {
+                            timeline.add(sum - last);
+                        }
+                    }
+                    last = sum;
+                    next += TimeUnit.SECONDS.toNanos(10);
                 }
-            });
-            double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
-            out.put("load-seconds", loadSeconds);
-            out.put("peak-log-bytes-load", peakLog.get());
-            EngineStatistics before = engine.statistics();
-            PackerStatistics packBefore = engine.logPackerStatistics();
-            AtomicLong ops = new AtomicLong();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            long runStart = System.nanoTime();
+            }, "bench-clock");
+            clock.setDaemon(true);
+            clock.start();
             parallel(threads, t -> {
                 SplittableRandom r = new SplittableRandom(1000 + t);
                 long n = 0;
+                AtomicLong mine = progress[t];
                 while ((n & 63) != 0 || System.nanoTime() < deadline) {
                     long id = r.nextLong(records);
                     if (r.nextInt(100) < readPercent) {
@@ -216,26 +276,105 @@ public final class LogTrimBench {
                         ds.upsert(Tuple.of(id, text(r, recordBytes)));
                     }
                     n++;
+                    if ((n & 63) == 0) {
+                        mine.addAndGet(64);
+                    }
                 }
-                ops.addAndGet(n);
             });
-            double runSeconds = (System.nanoTime() - runStart) / 1e9;
+            clock.join();
+            PhaseCounters after = PhaseCounters.now(engine);
+            double runSeconds = (after.nanos() - runStart.get()) / 1e9;
             sampling.set(false);
             sampler.join();
-            EngineStatistics after = engine.statistics();
-            out.put("ops", ops.get());
+            long ops = 0;
+            for (AtomicLong p : progress) {
+                ops += p.get();
+            }
+            out.put("warmup-seconds", warmup);
+            out.put("ops", ops);
             out.put("seconds", runSeconds);
-            out.put("opsPerSecond", ops.get() / runSeconds);
+            out.put("opsPerSecond", ops / runSeconds);
+            synchronized (timeline) {
+                out.put("ops-per-10s", new ArrayList<>(timeline));
+            }
             out.put("peak-log-bytes", peakLog.get());
-            out.put("flush", flushBytes(before, after));
-            out.put("packer-run", diff(packBefore, engine.logPackerStatistics()));
+            out.put("flush", flushBytes(before.get().engine(), after.engine()));
+            out.put("phase", after.since(before.get(), ops));
+            out.put("packer-run", diff(before.get().packer(), engine.logPackerStatistics()));
             out.put("packer-total", engine.logPackerStatistics());
             out.put("log-disk-bytes-end", engine.logDiskBytes());
-            out.put("log-span-bytes-end", after.logSizeBytes());
-            out.put("write-memory-used-end", after.writeMemoryUsed());
+            out.put("log-span-bytes-end", after.engine().logSizeBytes());
+            out.put("write-memory-used-end", after.engine().writeMemoryUsed());
         }
         deleteTree(dir);
         return out;
+    }
+
+    /** Upserts records 0..records-1 in key order, thread t taking the ids congruent to t. */
+    static void load(Dataset ds, long records, int recordBytes, int threads) throws Exception {
+        parallel(threads, t -> {
+            SplittableRandom r = new SplittableRandom(t);
+            for (long id = t; id < records; id += threads) {
+                ds.upsert(Tuple.of(id, text(r, recordBytes)));
+            }
+        });
+    }
+
+    /**
+     * Load mode: loads {@code --records} into a fresh engine (today's log), flushes everything and
+     * waits for merges, closes it cleanly and moves the directory to {@code --image}, the settled
+     * starting state both variants' runs copy, so the load is paid once and not inside a lock hold.
+     */
+    static Map<String, Object> load(Map<String, String> o, Path root) throws Exception {
+        long records = Long.parseLong(o.getOrDefault("records", "400000"));
+        int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
+        int threads = Integer.parseInt(o.getOrDefault("threads", "2"));
+        long writeMb = Long.parseLong(o.getOrDefault("write-memory-mb", "128"));
+        long totalMb = Long.parseLong(o.getOrDefault("total-memory-mb", "256"));
+        long maxLogMb = Long.parseLong(o.getOrDefault("max-log-mb", "64"));
+        Path image = Path.of(Objects.requireNonNull(o.get("image"), "--mode load needs --image PATH"));
+        StorageConfig config = config(o, false, false, writeMb, totalMb, maxLogMb);
+        Path dir = root.resolve("load");
+        deleteTree(dir);
+        deleteTree(image);
+        Files.createDirectories(dir.getParent());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("mode", "load");
+        out.put("records", records);
+        out.put("record-bytes", recordBytes);
+        long start = System.nanoTime();
+        try (StorageEngine engine = StorageEngine.open(dir, config)) {
+            load(engine.createDataset(spec()), records, recordBytes, threads);
+            out.put("load-seconds", (System.nanoTime() - start) / 1e9);
+            engine.flushAndAwaitMerges();
+            out.put("settled-seconds", (System.nanoTime() - start) / 1e9);
+            out.put("trees", engine.statistics().trees());
+        }
+        Files.createDirectories(image.getParent());
+        Files.move(dir, image);
+        out.put("image", image.toString());
+        out.put("image-bytes", treeBytes(image));
+        return out;
+    }
+
+    /** Writes back every dirty page of the machine, so a copied image does not write back during a timed phase. */
+    static void syncFileSystems() throws IOException, InterruptedException {
+        Process sync = new ProcessBuilder("sync").inheritIO().start();
+        if (sync.waitFor() != 0) {
+            throw new IOException("sync exited with " + sync.exitValue());
+        }
+    }
+
+    static long treeBytes(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        }
     }
 
     private static Map<String, Long> flushBytes(EngineStatistics before, EngineStatistics after) {
@@ -358,10 +497,7 @@ public final class LogTrimBench {
         if (!Files.isWritable(control)) {
             throw new IllegalStateException("--cold true needs write access to " + control + " (run as root)");
         }
-        Process sync = new ProcessBuilder("sync").inheritIO().start();
-        if (sync.waitFor() != 0) {
-            throw new IOException("sync exited with " + sync.exitValue());
-        }
+        syncFileSystems();
         Files.writeString(control, "3");
     }
 

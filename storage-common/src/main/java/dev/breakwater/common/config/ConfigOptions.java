@@ -188,7 +188,7 @@ public final class ConfigOptions {
     public static final Option<Double> LOG_TRIM_START = define("log-trim-start", ValueType.DOUBLE, 2.5, "ratio",
             1.0, 1000.0, null, null,
             "λ_t: with log-trim, a trimming pass starts when the sealed log segments take more than this many times the "
-                    + "bytes in write memory on disk.");
+                    + "bytes in write memory on disk, or when the log takes more than half of max-log-size on disk.");
     public static final Option<Double> LOG_TRIM_STOP = define("log-trim-stop", ValueType.DOUBLE, 1.5, "ratio",
             1.0, 1000.0, null, null,
             "λ_s: a trimming pass that cannot bring the sealed log below this many times the bytes in write memory is "

@@ -10,13 +10,26 @@ package dev.breakwater.txn.log;
  * @param trimStop      λ_s: a pass that got the log below this many times stops; otherwise the next
  *                      pass waits until the sealed log grew by one segment (it cannot trim more yet)
  * @param periodMillis  how often the packer looks for work
+ * @param maxLogBytes   the log's {@code max-log-size}, where log-triggered flushes fire (on the size
+ *                      on disk); a trim pass also starts when the log takes half of it on disk, so that
+ *                      trimming runs before the flushes it is meant to spare even when λ_t times write
+ *                      memory lies above this wall ({@link Long#MAX_VALUE}: no wall)
  */
-public record PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis) {
+public record PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis,
+                             long maxLogBytes) {
 
     /** Packing off: today's log. */
     public static final PackingOptions OFF = new PackingOptions(false, false, 2.5, 1.5, 50);
 
+    /** Options without a log wall: trimming starts on λ_t alone. */
+    public PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis) {
+        this(compress, trim, trimStart, trimStop, periodMillis, Long.MAX_VALUE);
+    }
+
     public PackingOptions {
+        if (maxLogBytes < 1) {
+            throw new IllegalArgumentException("maxLogBytes must be positive: " + maxLogBytes);
+        }
         if (!(trimStart >= 1) || !(trimStop >= 1) || trimStop > trimStart) {
             throw new IllegalArgumentException("need 1 <= trimStop <= trimStart: trimStop " + trimStop + ", trimStart "
                     + trimStart);
@@ -24,6 +37,11 @@ public record PackingOptions(boolean compress, boolean trim, double trimStart, d
         if (periodMillis < 1) {
             throw new IllegalArgumentException("periodMillis must be at least 1: " + periodMillis);
         }
+    }
+
+    /** Bytes of log on disk above which a trim pass is due whatever λ is: half of {@link #maxLogBytes}. */
+    public long trimWallBytes() {
+        return maxLogBytes / 2;
     }
 
     /** True if the packer has anything to do. */

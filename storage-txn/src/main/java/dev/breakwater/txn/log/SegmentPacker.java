@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>When</h2>
  * Trimming: a <em>pass</em> starts when the sealed segments take more than λ_t ({@link
- * PackingOptions#trimStart()}) times the bytes in write memory, and, after a pass that left the log
- * above λ_s, only once the sealed log has grown again. Compression alone: each newly sealed plain
+ * PackingOptions#trimStart()}) times the bytes in write memory, or the log takes more than half of
+ * max-log-size on disk ({@link PackingOptions#trimWallBytes()}: the log-triggered flush fires at the
+ * whole, and with max-log-size below λ_t times write memory λ would never start a pass first), and,
+ * after a pass that left the log above λ_s or above that half, only once the sealed log has grown again. Compression alone: each newly sealed plain
  * segment, one per period.
  *
  * <h2>A pass, and why a crash at any point leaves a correct log</h2>
@@ -185,11 +187,16 @@ public final class SegmentPacker implements Runnable {
         return false;
     }
 
-    /** λ = sealed bytes on disk / bytes in write memory, above λ_t (and grown since a pass that fell short). */
-    private boolean trimDue() {
+    /**
+     * λ = sealed bytes on disk / bytes in write memory above λ_t, or the log on disk above half of
+     * max-log-size (where log-triggered flushes fire: when λ_t times write memory lies beyond that
+     * wall, λ alone would never start a pass before the flush it should spare); and grown since a
+     * pass that fell short.
+     */
+    boolean trimDue() {
         long sealed = log.sealedSegmentsStoredBytes();
         long memory = Math.max(1, memoryBytes.getAsLong());
-        if (sealed <= options.trimStart() * memory) {
+        if (sealed <= options.trimStart() * memory && log.diskBytes() <= options.trimWallBytes()) {
             stuckAt = -1;
             return false;
         }
@@ -246,7 +253,9 @@ public final class SegmentPacker implements Runnable {
         }
         passNanos += System.nanoTime() - start;
         long after = log.sealedSegmentsStoredBytes();
-        stuckAt = after > options.trimStop() * Math.max(1, memoryBytes.getAsLong()) ? after : -1;
+        boolean fellShort = after > options.trimStop() * Math.max(1, memoryBytes.getAsLong())
+                || log.diskBytes() > options.trimWallBytes();
+        stuckAt = fellShort ? after : -1;
         LOG.debug("log trim pass over {} sealed segments: {} bytes on disk now, {} ms", sealed.size(), after,
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -313,16 +322,26 @@ public final class SegmentPacker implements Runnable {
         return new Prepared(s.firstLsn(), temp, stored, trimmed);
     }
 
-    /** Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies). */
+    /**
+     * Packs a plain sealed segment unchanged but compressed (no filtering: no ordering rule applies).
+     * A segment truncated before it was read is skipped, as in a pass.
+     */
     private void compressOnly(SegmentList.Sealed s) throws IOException {
         Prepared p = null;
         try {
             ByteBuffer body = ByteBuffer.allocate((int) (s.endLsn() - s.firstLsn())).order(ByteOrder.LITTLE_ENDIAN);
             Path path = SegmentFiles.path(log.directory(), s.firstLsn());
             int[] records = new int[1];
-            forEachRecord(s, (lsn, payload) -> records[0]++);
-            try (StorageFile f = log.fileSystem().open(path, OpenOption.READ)) {
-                f.read(0, body);
+            try {
+                forEachRecord(s, (lsn, payload) -> records[0]++);
+                try (StorageFile f = log.fileSystem().open(path, OpenOption.READ)) {
+                    f.read(0, body);
+                }
+            } catch (NoSuchFileException e) {
+                if (stillSealed(s)) {
+                    throw e;
+                }
+                return; // truncated meanwhile: nothing left to compress
             }
             body.flip();
             Path temp = SegmentFiles.tempPath(log.directory(), s.firstLsn());

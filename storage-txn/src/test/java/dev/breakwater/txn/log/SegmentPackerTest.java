@@ -136,6 +136,39 @@ class SegmentPackerTest {
         assertReplay(fs, written);
     }
 
+    /**
+     * With max-log-size below λ_t times write memory (Fig 5's setting: 32 MiB of log, 64 MiB of write
+     * memory), λ never reaches λ_t before the log-triggered flush fires, so a pass must also start at
+     * half of max-log-size on disk, and stop being due once a pass brought the log back under it.
+     */
+    @Test
+    void aPassStartsAtHalfOfMaxLogSizeWhenLambdaWouldNot() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        LogOptions options = LogOptions.of(SEGMENT, Durability.SYNC);
+        ScriptedTrimmer trimmer = new ScriptedTrimmer();
+        long maxLog = 8 * SEGMENT;
+        try (LogManager log = LogTestSupport.open(fs, options)) {
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(false, true, 2.5, 1.5, 10, maxLog), trimmer,
+                    () -> 1L << 30);
+            SegmentPacker lambdaOnly = new SegmentPacker(log, new PackingOptions(false, true, 2.5, 1.5, 10), trimmer,
+                    () -> 1L << 30);
+            Map<Long, byte[]> written = new LinkedHashMap<>();
+            while (log.diskBytes() <= maxLog / 2) {
+                assertFalse(packer.trimDue(), "not due at " + log.diskBytes() + " bytes on disk");
+                written.putAll(append(log, 20, written.size()));
+            }
+            assertTrue(packer.trimDue(), "due above half of max-log-size: " + log.diskBytes());
+            assertFalse(lambdaOnly.trimDue(), "λ alone (sealed bytes / 1 GiB of memory) is far below λ_t");
+            trimmer.dead.addAll(written.keySet());
+            assertTrue(packer.tick());
+            assertEquals(1, packer.statistics().passes());
+            assertTrue(packer.statistics().trimmedSegments() > 0);
+            assertTrue(log.diskBytes() <= maxLog / 2, "trimmed below the half: " + log.diskBytes());
+            assertFalse(packer.trimDue(), "no pass due once the log is back under the half");
+            assertReplay(fs, expected(written, trimmer, sealedEnd(log)));
+        }
+    }
+
     @Test
     void trimmingKeepsExactlyWhatTheTrimmerKeeps() throws IOException {
         MemFileSystem fs = new MemFileSystem();
@@ -259,6 +292,42 @@ class SegmentPackerTest {
      * then checks the crash image: it replays without error, every record is there whole, trimmed
      * or (only if dead) absent, no temporary file survives the next open.
      */
+    /**
+     * Compression alone takes the oldest unpacked sealed segment; truncation may delete it between
+     * the packer's look at the segment list and its read (a log-triggered flush, more likely once
+     * trim passes keep the packer busy). That is no failure: the segment is skipped.
+     */
+    @Test
+    void aSegmentTruncatedBeforeItIsCompressedIsSkipped() throws IOException {
+        FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
+        try (LogManager log = LogTestSupport.open(fs, LogOptions.of(SEGMENT, Durability.SYNC))) {
+            append(log, 1500, 0);
+            List<SegmentList.Sealed> sealed = log.sealedSegments();
+            Path oldest = SegmentFiles.path(DIR, sealed.get(0).firstLsn());
+            long newestFirst = sealed.get(sealed.size() - 1).firstLsn();
+            boolean[] truncated = new boolean[1];
+            fs.setInjector((op, path) -> {
+                if (op == FileOperation.OPEN && path.equals(oldest) && !truncated[0]) {
+                    truncated[0] = true;
+                    try {
+                        log.truncateBefore(newestFirst); // every sealed segment but the newest
+                    } catch (IOException e) {
+                        return e;
+                    }
+                }
+                return null;
+            });
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(true, false, 2.5, 1.5, 10), null, () -> 1);
+            while (packer.tick()) {
+                // compress what is left
+            }
+            assertTrue(truncated[0], "the oldest segment was opened for compression");
+            assertEquals(0, packer.statistics().failures());
+            assertEquals(1, packer.statistics().compressedSegments(), "the newest sealed segment was compressed");
+            assertTrue(log.sealedSegments().get(0).packed());
+        }
+    }
+
     @Test
     void aFailureOrCrashAnywhereInAPassLeavesAReplayableLog() throws IOException {
         for (FileOperation op : new FileOperation[] {FileOperation.WRITE, FileOperation.SYNC, FileOperation.RENAME,
