@@ -22,9 +22,10 @@ import java.util.function.Consumer;
  * <p>When merge writes fall with the write memory within a level count
  * ({@link LsmCostModel#writeCostFollowsWriteMemory()}, Breakwater's level sizing) the smallest size
  * is no longer the best of its level count: the candidates then also include a grid from
- * {@code minWriteMemory} to the total memory in steps of {@link #gridStep} (1 MiB up to 256 MiB of
- * memory, then 1/256 of it in whole MiB), the resolution at which the advice is applied
- * ({@code tuner-seed} and {@code write-memory} take whole MiB).
+ * {@code minWriteMemory} to the total memory in steps of {@link #gridStep} (1 MiB up to 64 MiB of
+ * memory, then 1/64 of it in whole MiB: at most 64 sizes per design, so the search stays in seconds),
+ * near the resolution at which the advice is applied ({@code tuner-seed} and {@code write-memory}
+ * take whole MiB).
  *
  * <p>Immutable; thread-safe.
  *
@@ -148,10 +149,10 @@ public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, b
         return new ArrayList<>(sizes);
     }
 
-    /** The grid's step for {@code totalMemory}: 1 MiB, or 1/256 of the memory rounded up to whole MiB. */
+    /** The grid's step for {@code totalMemory}: 1 MiB, or 1/64 of the memory rounded up to whole MiB. */
     static long gridStep(long totalMemory) {
         long mib = 1L << 20;
-        long step = (totalMemory / 256 + mib - 1) / mib * mib;
+        long step = (totalMemory / 64 + mib - 1) / mib * mib;
         return Math.max(mib, step);
     }
 }

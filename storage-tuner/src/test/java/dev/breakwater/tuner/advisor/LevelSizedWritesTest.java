@@ -77,7 +77,7 @@ class LevelSizedWritesTest {
         assertTrue(sized.stream().allMatch(d -> d.runs(1) == 1 && d.sizeRatio() == 10));
         assertTrue(sized.stream().anyMatch(d -> d.writeMemoryBytes() == 30L << 20), "a 1 MiB grid");
         assertEquals(1L << 20, DesignSpace.gridStep(64L << 20));
-        assertEquals(4L << 20, DesignSpace.gridStep(1L << 30));
+        assertEquals(16L << 20, DesignSpace.gridStep(1L << 30));
     }
 
     @Test
