@@ -222,7 +222,9 @@ final class AdviseCommand implements Callable<Integer> {
 
     private static JsonNode fetch(URI url) throws IOException, InterruptedException {
         if ("file".equals(url.getScheme())) {
-            return JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(url))); // a saved answer of the endpoint
+            // a saved answer of the endpoint: file:/absolute/path or file:relative/path
+            java.nio.file.Path path = url.isOpaque() ? java.nio.file.Path.of(url.getSchemeSpecificPart()) : java.nio.file.Path.of(url);
+            return JSON.readTree(java.nio.file.Files.readString(path));
         }
         URI target = url.getPath() == null || url.getPath().isEmpty() || url.getPath().equals("/") ? url.resolve("/stats") : url;
         if (!"http".equals(target.getScheme()) && !"https".equals(target.getScheme())) {
