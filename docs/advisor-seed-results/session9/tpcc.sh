@@ -6,6 +6,10 @@
 # The set-up of runs.sh (64 MiB, 4 terminals, 5 s tuner period, omega 2, gamma 1, start 16 MiB), shortened to
 # 250,000 transactions (at most 270 s) so that a hold stays under ~5 minutes. Every run has storage-ops on the class
 # path and the stats endpoint on (idle except the one read in unseeded-1), so all runs are the same program.
+# ops-classpath.txt: tpcc.jar, storage-ops' jar (storage-ops/target) and its runtime dependencies from ~/.m2 (netty
+# 4.1.118 buffer/codec/codec-http/common/handler/resolver/transport/transport-native-unix-common, micrometer-core,
+# -commons, -observation 1.14.1, HdrHistogram, LatencyUtils), joined with ':' (this session's offline Maven had no
+# dependency:build-classpath).
 cd /tmp/seed17; mkdir -p out
 name=$1; shift
 CP=$(cat ops-classpath.txt)
