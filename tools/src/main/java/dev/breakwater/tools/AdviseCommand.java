@@ -7,6 +7,8 @@ import dev.breakwater.tuner.advisor.Advice;
 import dev.breakwater.tuner.advisor.Design;
 import dev.breakwater.tuner.advisor.DesignAdvisor;
 import dev.breakwater.tuner.advisor.DesignSpace;
+import dev.breakwater.tuner.advisor.EngineShape;
+import dev.breakwater.tuner.advisor.KeySkew;
 import dev.breakwater.tuner.advisor.Environment;
 import dev.breakwater.tuner.advisor.LsmCostModel;
 import dev.breakwater.tuner.advisor.OperationCosts;
@@ -45,7 +47,8 @@ final class AdviseCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "Z0,Z1,Q,U",
             description = "Expected mix: empty point reads, non-empty point reads, range reads, writes (fractions or counts).")
     String workload;
-    @Option(names = "--from", paramLabel = "URL", description = "Take the mix from a running engine's stats endpoint (its operation counts).")
+    @Option(names = "--from", paramLabel = "URL",
+            description = "Take the mix from a running engine's stats endpoint (its operation counts), or from a saved answer of it (file:/path).")
     URI from;
     @Option(names = "--empty-reads", paramLabel = "FRACTION",
             description = "With --from: fraction of point reads that find nothing (the engine does not count them apart). Default: ${DEFAULT-VALUE}.")
@@ -74,6 +77,23 @@ final class AdviseCommand implements Callable<Integer> {
     int maxSizeRatio = 20;
     @Option(names = "--leveling-tiering-only", description = "Search only K = 1 and K = T - 1 (no runs-per-level policy).")
     boolean levelingTieringOnly;
+    @Option(names = "--leveling-only", description = "Search only K = 1 (the memory split for an engine that runs leveling).")
+    boolean levelingOnly;
+    @Option(names = "--size-ratio", paramLabel = "T",
+            description = "Search only this size ratio (the memory split for an engine that keeps its T); 0: every T from 2 to --max-size-ratio. Default: ${DEFAULT-VALUE}.")
+    int sizeRatio;
+    @Option(names = "--key-skew", paramLabel = "THETA|auto",
+            description = "Zipf exponent of how often pages are read (0: uniform keys; YCSB's Zipfian keys about 0.99), or 'auto' with --from: "
+                    + "the exponent with which the model's reads saved per op by more cache equal the engine's simulated cache's "
+                    + "(its QUERY saved pages per op and MiB of simulated cache) at the design it runs (--engine-size-ratio, --engine-bloom-bits, leveling, its current write memory). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String keySkew = "0";
+    @Option(names = "--engine-size-ratio", paramLabel = "T", description = "With --key-skew auto: the engine's size ratio. Default: ${DEFAULT-VALUE}.")
+    int engineSizeRatio = 10;
+    @Option(names = "--engine-bloom-bits", paramLabel = "BITS", description = "With --key-skew auto: the engine's Bloom bits per key. Default: ${DEFAULT-VALUE}.")
+    double engineBloomBits = 10;
+    @Option(names = "--step-write-cost", description = "The model of 2026-11-27: merge cost depends on the write memory only through the level count.")
+    boolean stepWriteCost;
     @Option(names = "--slides-model", description = "The slides' model: no buffer cache, textbook Bloom filters.")
     boolean slidesModel;
     @Option(names = "--json", description = "Print JSON instead of a table.")
@@ -81,6 +101,9 @@ final class AdviseCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** The stats endpoint's answer (with --from). */
+    private JsonNode stats;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -94,15 +117,57 @@ final class AdviseCommand implements Callable<Integer> {
         }
         Environment env = new Environment(entries, entryBytes, (int) page, Sizes.parse(totalMemory),
                 Math.min(1.0, (double) rangeEntries / entries), seqCost, writeCost, false, false);
+        EngineShape shape = EngineShape.BREAKWATER.withLevelSizedWrites(!stepWriteCost);
+        double theta = 0;
+        String skewNote = "";
         if (!slidesModel) {
             env = env.breakwater();
+            if (keySkew.equals("auto")) {
+                if (stats == null) {
+                    throw new IllegalArgumentException("--key-skew auto needs --from (the engine's observed cache misses)");
+                }
+                JsonNode ops = stats.path("operations");
+                long reads = ops.path("pointReads").asLong() + ops.path("scans").asLong();
+                JsonNode query = stats.path("bufferCache").path("byPurpose").path("QUERY");
+                long x = stats.path("writeMemoryCapacity").asLong();
+                if (reads <= 0 || !query.has("misses") || x <= 0) {
+                    throw new IOException(from + " answered no reads, QUERY cache misses or write memory to fit a key skew to");
+                }
+                double missesPerRead = query.get("misses").asDouble() / reads;
+                long allOps = reads + ops.path("recordWrites").asLong();
+                long simBytes = stats.path("bufferCache").path("simulatedCapacityPages").asLong() * page;
+                if (simBytes <= 0 || !query.has("saved")) {
+                    throw new IOException(from + " answered no simulated cache (bufferCache.simulatedCapacityPages, QUERY.saved) to fit a key skew to");
+                }
+                double savedPerMiB = query.get("saved").asDouble() / allOps / (simBytes / (double) (1 << 20));
+                Design running = Design.uniform(x, engineBloomBits, engineSizeRatio, 1);
+                theta = KeySkew.fitToSimulatedCache(env, shape, running, w, savedPerMiB, simBytes);
+                skewNote = String.format("key skew fitted at T=%d leveling, %.0f bits/key, write memory %s: the simulated cache (%s) saved %.6f "
+                                + "reads per op per MiB, which the model gives with theta %.3f (uniform keys: %.6f); %.4f page misses per read "
+                                + "observed, which the model gives with theta %.3f (uniform keys: %.4f)%n",
+                        engineSizeRatio, engineBloomBits, human(x), human(simBytes), savedPerMiB, theta,
+                        KeySkew.savedPerOpPerMiB(env, shape, running, w, 0, simBytes), missesPerRead,
+                        KeySkew.fitToMisses(env, shape, running, w, missesPerRead), KeySkew.readCostPerRead(env, shape, running, w, 0));
+            } else {
+                theta = Double.parseDouble(keySkew);
+            }
+            env = env.withKeySkew(theta);
+        } else if (!keySkew.equals("0")) {
+            throw new IllegalArgumentException("--key-skew needs the buffer cache model (not --slides-model)");
         }
-        DesignSpace space = DesignSpace.defaults().withSizeRatios(2, maxSizeRatio)
+        if (sizeRatio != 0 && (sizeRatio < 2 || sizeRatio > maxSizeRatio)) {
+            throw new IllegalArgumentException("--size-ratio must be in [2, " + maxSizeRatio + "] (or 0), got " + sizeRatio);
+        }
+        DesignSpace space = DesignSpace.defaults().withSizeRatios(sizeRatio == 0 ? 2 : sizeRatio, sizeRatio == 0 ? maxSizeRatio : sizeRatio)
                 .withFloors(Sizes.parse(minWriteMemory), slidesModel ? 0 : Sizes.parse(minCache));
         if (levelingTieringOnly) {
             space = space.levelingAndTieringOnly();
         }
-        DesignAdvisor advisor = new DesignAdvisor(new LsmCostModel(env), space);
+        if (levelingOnly) {
+            space = space.levelingOnlySpace();
+        }
+        LsmCostModel model = slidesModel ? new LsmCostModel(env) : new LsmCostModel(env, shape);
+        DesignAdvisor advisor = new DesignAdvisor(model, space);
         Advice nominal = advisor.nominal(w, rho);
         Advice robust = advisor.robust(w, rho);
         PrintWriter out = spec.commandLine().getOut();
@@ -110,13 +175,16 @@ final class AdviseCommand implements Callable<Integer> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("workload", w);
             m.put("rho", rho);
+            m.put("keySkew", theta);
             m.put("environment", env);
             m.put("nominal", describe(advisor.model(), nominal));
             m.put("robust", describe(advisor.model(), robust));
             out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(m));
         } else {
+            out.print(skewNote);
             out.printf("expected workload %s, rho %.3f, %d entries of %d bytes, %s of memory%s%n", w, rho, entries, entryBytes,
-                    human(env.totalMemoryBytes()), slidesModel ? " (slides' model: no cache)" : "");
+                    human(env.totalMemoryBytes()), slidesModel ? " (slides' model: no cache)"
+                            : String.format(" (key skew %.3f, merge cost %s)", theta, stepWriteCost ? "by level count" : "following write memory"));
             print(out, "nominal", advisor.model(), nominal);
             print(out, "robust", advisor.model(), robust);
             out.printf("(costs are I/Os per operation; worst case = the most expensive workload within KL divergence %.3f)%n", rho);
@@ -144,7 +212,8 @@ final class AdviseCommand implements Callable<Integer> {
             }
             return Workload.of(v);
         }
-        JsonNode ops = fetch(from).path("operations");
+        stats = fetch(from);
+        JsonNode ops = stats.path("operations");
         if (!ops.has("pointReads") || !ops.has("scans") || !ops.has("recordWrites")) {
             throw new IOException(from + " answered no operations.pointReads/scans/recordWrites");
         }
@@ -152,6 +221,11 @@ final class AdviseCommand implements Callable<Integer> {
     }
 
     private static JsonNode fetch(URI url) throws IOException, InterruptedException {
+        if ("file".equals(url.getScheme())) {
+            // a saved answer of the endpoint: file:/absolute/path or file:relative/path
+            java.nio.file.Path path = url.isOpaque() ? java.nio.file.Path.of(url.getSchemeSpecificPart()) : java.nio.file.Path.of(url);
+            return JSON.readTree(java.nio.file.Files.readString(path));
+        }
         URI target = url.getPath() == null || url.getPath().isEmpty() || url.getPath().equals("/") ? url.resolve("/stats") : url;
         if (!"http".equals(target.getScheme()) && !"https".equals(target.getScheme())) {
             throw new IllegalArgumentException("not an http(s) URL: " + url);

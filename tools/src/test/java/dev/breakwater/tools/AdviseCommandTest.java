@@ -60,6 +60,47 @@ class AdviseCommandTest {
     }
 
     @Test
+    void fitsTheKeySkewToASavedStatsAnswerAndHoldsTheEnginesDesign(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        // a saved answer of the stats endpoint: mix, write memory, and a simulated cache of 8,192 pages of 16 KiB
+        java.nio.file.Path stats = dir.resolve("stats.json");
+        java.nio.file.Files.writeString(stats, "{\"operations\":{\"pointReads\":1000000,\"scans\":20000,\"recordWrites\":480000},"
+                + "\"writeMemoryCapacity\":16777216,\"bufferCache\":{\"simulatedCapacityPages\":8192,"
+                + "\"byPurpose\":{\"QUERY\":{\"hits\":3600000,\"misses\":125000,\"saved\":90000}}}}");
+        BreakwaterCliTest.Run r = BreakwaterCliTest.run("advise", "--from", stats.toUri().toString(), "--empty-reads", "0.1",
+                "--entries", "1777815", "--entry-bytes", "180", "--total-memory", "64m", "--write-cost", "2",
+                "--key-skew", "auto", "--size-ratio", "10", "--leveling-only", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode n = new ObjectMapper().readTree(r.out());
+        double theta = n.get("keySkew").asDouble();
+        assertTrue(theta > 0.5 && theta < 2, "a TPC-C-like cache is skewed: " + theta);
+        for (String which : new String[] {"nominal", "robust"}) {
+            assertEquals(10, n.at("/" + which + "/design/sizeRatio").asInt());
+            assertEquals("leveling", n.at("/" + which + "/design/policy").asText());
+        }
+        BreakwaterCliTest.Run noFrom = BreakwaterCliTest.run("advise", "--workload", "1,1,1,1", "--entries", "1000", "--key-skew", "auto");
+        assertEquals(BreakwaterCli.FAILED, noFrom.exit());
+        assertTrue(noFrom.err().contains("--key-skew auto needs --from"), noFrom.err());
+        BreakwaterCliTest.Run badT = BreakwaterCliTest.run("advise", "--workload", "1,1,1,1", "--entries", "1000", "--size-ratio", "30");
+        assertTrue(badT.err().contains("--size-ratio"), badT.err());
+    }
+
+    @Test
+    void stepWriteCostIsTheOldModelAndNeverGivesMoreWriteMemoryToAWriteHeavyMix() throws IOException {
+        String[] common = {"advise", "--workload", "0,20,0,80", "--entries", "10000000", "--entry-bytes", "100", "--total-memory", "64m",
+            "--size-ratio", "10", "--leveling-only", "--json"};
+        BreakwaterCliTest.Run sized = BreakwaterCliTest.run(common);
+        String[] step = java.util.Arrays.copyOf(common, common.length + 1);
+        step[common.length] = "--step-write-cost";
+        BreakwaterCliTest.Run old = BreakwaterCliTest.run(step);
+        assertEquals(0, sized.exit(), sized.err());
+        assertEquals(0, old.exit(), old.err());
+        long m = new ObjectMapper().readTree(sized.out()).at("/nominal/design/writeMemoryBytes").asLong();
+        long mOld = new ObjectMapper().readTree(old.out()).at("/nominal/design/writeMemoryBytes").asLong();
+        assertTrue(m > mOld, "merges that fall with write memory ask for more of it: " + m + " vs " + mOld);
+    }
+
+    @Test
     void badInputNamesWhatIsWrong() {
         BreakwaterCliTest.Run none = BreakwaterCliTest.run("advise", "--entries", "1000");
         assertEquals(BreakwaterCli.FAILED, none.exit());

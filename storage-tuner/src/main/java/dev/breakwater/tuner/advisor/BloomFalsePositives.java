@@ -25,9 +25,25 @@ public final class BloomFalsePositives {
         return bitsPerKey == 0 ? 1.0 : Math.exp(-bitsPerKey * Math.log(2) * Math.log(2));
     }
 
+    /** {@link #blocked} at 0..64 whole bits per key, computed once (the series takes up to ~800 terms; the search asks millions of times). */
+    private static final double[] BLOCKED_WHOLE = new double[65];
+
+    static {
+        for (int h = 0; h < BLOCKED_WHOLE.length; h++) {
+            BLOCKED_WHOLE[h] = blockedSeries(h);
+        }
+    }
+
     /** The rate of Breakwater's blocked filter; 1 for {@code h = 0} (no filter). */
     public static double blocked(double bitsPerKey) {
         checkBits(bitsPerKey);
+        if (bitsPerKey == Math.rint(bitsPerKey)) {
+            return BLOCKED_WHOLE[(int) bitsPerKey];
+        }
+        return blockedSeries(bitsPerKey);
+    }
+
+    static double blockedSeries(double bitsPerKey) {
         if (bitsPerKey == 0) {
             return 1.0;
         }

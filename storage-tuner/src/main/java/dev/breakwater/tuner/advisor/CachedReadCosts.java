@@ -38,6 +38,16 @@ import java.util.Comparator;
  * small, recently written runs (L0, level 1) cost a scan almost nothing. Each kind is priced with its
  * own access rates, as the bench measures it.
  *
+ * <h2>Skewed keys ({@link Environment#keySkew()} θ &gt; 0, session 9)</h2>
+ * Within a group the k-th hottest page is read at rate {@code a_g·k^−θ / Z(n_g)}, {@code n_g} its
+ * pages and {@code Z(x) = 1 + (x^(1−θ) − 1)/(1 − θ)} (for x &gt;= 1; {@code 1 + ln x} at θ = 1;
+ * {@code x} below 1 page) the continuous generalized harmonic number. The cache holds every page
+ * whose rate is above a threshold λ, chosen so the pages fill it: group g keeps its
+ * {@code k_g = min(n_g, (a_g/(λ·Z(n_g)))^(1/θ))} hottest pages, which serve
+ * {@code Z(k_g)/Z(n_g)} of its reads. So the cache's first pages save many reads and its last few,
+ * where the uniform model values every page alike: the value of a MiB of cache falls as the cache
+ * grows. θ = 0 is the uniform fill above.
+ *
  * <p>Thread safety: stateless; static methods only.
  */
 final class CachedReadCosts {
@@ -71,7 +81,8 @@ final class CachedReadCosts {
             a[i] = g[i].runs() * f;
             fixed += g[i].runs() * (bloom + f * index);
         }
-        double z0 = fixed + leafMisses(g, a, a, dataCache, page);
+        double theta = env.keySkew();
+        double z0 = fixed + leafMisses(g, a, a, dataCache, page, theta);
 
         // Z1
         double reach = 1;
@@ -83,7 +94,7 @@ final class CachedReadCosts {
             fixed += (misses + p) * bloom + (f * misses + p) * index;
             reach -= p;
         }
-        double z1 = fixed + leafMisses(g, a, a, dataCache, page);
+        double z1 = fixed + leafMisses(g, a, a, dataCache, page, theta);
 
         // Q
         double[] cost = new double[g.length];
@@ -94,7 +105,7 @@ final class CachedReadCosts {
             cost[i] = g[i].runs() + env.seqCost() * rangeLeaves;
             fixed += g[i].runs() * index;
         }
-        double q = fixed + leafMisses(g, a, cost, dataCache, page);
+        double q = fixed + leafMisses(g, a, cost, dataCache, page, theta);
         return new double[] {z0, z1, q, dataBytes == 0 ? 1 : Math.min(1, dataCache / dataBytes)};
     }
 
@@ -119,6 +130,90 @@ final class CachedReadCosts {
         double runs = Math.max(1, Math.min(k, last / share + 0.5));
         g[levels] = new Group(runs, last, (1 - inL0) * last / dataBytes);
         return g;
+    }
+
+    /**
+     * Σ_g cost_g·(1 − hit_g) with pages read with Zipf exponent {@code theta} within each group (the
+     * threshold fill of the class comment); {@code theta} 0 is {@link #leafMisses(Group[], double[],
+     * double[], double, double)}.
+     */
+    static double leafMisses(Group[] g, double[] access, double[] cost, double cacheBytes, double pageBytes, double theta) {
+        if (theta <= 0) {
+            return leafMisses(g, access, cost, cacheBytes, pageBytes);
+        }
+        double[] pages = new double[g.length];
+        double[] scale = new double[g.length];
+        double all = 0;
+        double hi = 0;
+        for (int i = 0; i < g.length; i++) {
+            pages[i] = Math.max(0, g[i].bytes()) / pageBytes;
+            scale[i] = pages[i] <= 0 ? 0 : access[i] / zipfSum(pages[i], theta);
+            all += pages[i];
+            hi = Math.max(hi, scale[i]);
+        }
+        double capacity = cacheBytes / pageBytes;
+        double misses = 0;
+        if (all <= capacity) {
+            return 0;
+        }
+        if (hi <= 0) { // no group is read: no page is worth keeping
+            for (int i = 0; i < g.length; i++) {
+                misses += pages[i] > 0 ? cost[i] : 0;
+            }
+            return misses;
+        }
+        // bisect ln λ between lnLo (every page kept: more than the capacity) and lnHi (above every rate: nothing kept)
+        // for the largest fill <= capacity
+        double lnHi = Math.log(hi) + 1;
+        double lnLo = lnHi - 200;
+        for (int it = 0; it < 60; it++) {
+            double mid = (lnHi + lnLo) / 2;
+            if (keptPages(pages, scale, mid, theta) > capacity) {
+                lnLo = mid;
+            } else {
+                lnHi = mid;
+            }
+        }
+        for (int i = 0; i < g.length; i++) {
+            if (pages[i] <= 0) {
+                continue;
+            }
+            double kept = kept(pages[i], scale[i], lnHi, theta);
+            misses += cost[i] * (1 - zipfSum(kept, theta) / zipfSum(pages[i], theta));
+        }
+        return misses;
+    }
+
+    private static double keptPages(double[] pages, double[] scale, double lnLambda, double theta) {
+        double sum = 0;
+        for (int i = 0; i < pages.length; i++) {
+            sum += kept(pages[i], scale[i], lnLambda, theta);
+        }
+        return sum;
+    }
+
+    /** Pages of a group whose rate {@code scale·k^−θ} is at least λ = e^lnLambda. */
+    private static double kept(double pages, double scale, double lnLambda, double theta) {
+        if (pages <= 0 || scale <= 0 || Math.log(scale) < lnLambda) {
+            return 0;
+        }
+        return Math.min(pages, Math.exp((Math.log(scale) - lnLambda) / theta));
+    }
+
+    /**
+     * Z(x): the continuous generalized harmonic number Σ_{k<=x} k^−θ, as {@code 1 + ∫_1^x k^−θ dk} for
+     * x &gt;= 1 and {@code x} below one page.
+     */
+    static double zipfSum(double x, double theta) {
+        if (x <= 1) {
+            return Math.max(0, x);
+        }
+        double lnx = Math.log(x);
+        double e = 1 - theta;
+        if (Math.abs(e) < 1e-9) {
+            return 1 + lnx;
+        }
+        return 1 + Math.expm1(e * lnx) / e;
     }
 
     /**

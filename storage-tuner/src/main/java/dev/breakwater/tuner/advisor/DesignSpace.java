@@ -19,18 +19,28 @@ import java.util.function.Consumer;
  * raised to {@code minWriteMemory}, and kept if the design fits in memory with
  * {@code minCacheBytes} to spare. No continuous optimum is rounded.
  *
+ * <p>When merge writes fall with the write memory within a level count
+ * ({@link LsmCostModel#writeCostFollowsWriteMemory()}, Breakwater's level sizing) the smallest size
+ * is no longer the best of its level count: the candidates then also include a grid from
+ * {@code minWriteMemory} to the total memory in steps of {@link #gridStep} (1 MiB up to 64 MiB of
+ * memory, then 1/64 of it in whole MiB: at most 64 sizes per design, so the search stays in seconds),
+ * near the resolution at which the advice is applied ({@code tuner-seed} and {@code write-memory}
+ * take whole MiB).
+ *
  * <p>Immutable; thread-safe.
  *
  * @param minSizeRatio    the smallest T searched (&gt;= 2)
  * @param maxSizeRatio    the largest T searched
  * @param anyRuns         true: every K in [1, T − 1] (needs the runs-per-level merge policy);
  *                        false: leveling (K = 1) and tiering (K = T − 1) only
+ * @param levelingOnly    true: K = 1 only (overrides {@code anyRuns}); for advice on the memory split of
+ *                        an engine that runs leveling
  * @param bloomBits       the bits-per-key values searched
  * @param minWriteMemory  the least write memory the engine runs with (bytes)
  * @param minCacheBytes   memory the buffer cache keeps beyond the filters (bytes); 0 in the slides' model
  */
-public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, double[] bloomBits, long minWriteMemory,
-                          long minCacheBytes) {
+public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, boolean levelingOnly, double[] bloomBits,
+                          long minWriteMemory, long minCacheBytes) {
 
     public DesignSpace {
         if (minSizeRatio < 2 || maxSizeRatio < minSizeRatio) {
@@ -56,22 +66,27 @@ public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, d
         for (int i = 0; i < bits.length; i++) {
             bits[i] = i;
         }
-        return new DesignSpace(2, 20, true, bits, 1L << 20, 0);
+        return new DesignSpace(2, 20, true, false, bits, 1L << 20, 0);
     }
 
     /** A copy restricted to leveling and tiering (what engines without a runs-per-level picker run). */
     public DesignSpace levelingAndTieringOnly() {
-        return new DesignSpace(minSizeRatio, maxSizeRatio, false, bloomBits, minWriteMemory, minCacheBytes);
+        return new DesignSpace(minSizeRatio, maxSizeRatio, false, levelingOnly, bloomBits, minWriteMemory, minCacheBytes);
+    }
+
+    /** A copy restricted to leveling (K = 1). */
+    public DesignSpace levelingOnlySpace() {
+        return new DesignSpace(minSizeRatio, maxSizeRatio, anyRuns, true, bloomBits, minWriteMemory, minCacheBytes);
     }
 
     /** A copy with other write-memory and cache floors. */
     public DesignSpace withFloors(long writeMemory, long cacheBytes) {
-        return new DesignSpace(minSizeRatio, maxSizeRatio, anyRuns, bloomBits, writeMemory, cacheBytes);
+        return new DesignSpace(minSizeRatio, maxSizeRatio, anyRuns, levelingOnly, bloomBits, writeMemory, cacheBytes);
     }
 
     /** A copy searching T in [lo, hi]. */
     public DesignSpace withSizeRatios(int lo, int hi) {
-        return new DesignSpace(lo, hi, anyRuns, bloomBits, minWriteMemory, minCacheBytes);
+        return new DesignSpace(lo, hi, anyRuns, levelingOnly, bloomBits, minWriteMemory, minCacheBytes);
     }
 
     /** Calls {@code sink} with every feasible candidate design under {@code model}. */
@@ -80,7 +95,9 @@ public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, d
         for (int t = minSizeRatio; t <= maxSizeRatio; t++) {
             List<Long> memories = writeMemories(model, t);
             List<Integer> ks = new ArrayList<>();
-            if (anyRuns) {
+            if (levelingOnly) {
+                ks.add(1);
+            } else if (anyRuns) {
                 for (int k = 1; k <= t - 1; k++) {
                     ks.add(k);
                 }
@@ -123,6 +140,19 @@ public record DesignSpace(int minSizeRatio, int maxSizeRatio, boolean anyRuns, d
                 break; // deeper trees would need less than the floor: the floor is their candidate
             }
         }
+        if (model.writeCostFollowsWriteMemory()) {
+            long step = gridStep(total);
+            for (long m = minWriteMemory; m <= total; m += step) {
+                sizes.add(m);
+            }
+        }
         return new ArrayList<>(sizes);
+    }
+
+    /** The grid's step for {@code totalMemory}: 1 MiB, or 1/64 of the memory rounded up to whole MiB. */
+    static long gridStep(long totalMemory) {
+        long mib = 1L << 20;
+        long step = (totalMemory / 64 + mib - 1) / mib * mib;
+        return Math.max(mib, step);
     }
 }

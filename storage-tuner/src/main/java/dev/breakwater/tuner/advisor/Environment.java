@@ -23,9 +23,21 @@ package dev.breakwater.tuner.advisor;
  * @param blockedFilters    false: the textbook false-positive rate {@code e^(−h·ln²2)}; true: the rate
  *                          of Breakwater's blocked filters (512-bit blocks,
  *                          {@code k = round(h·ln 2)} probes), see {@link BloomFalsePositives}
+ * @param keySkew           θ &gt;= 0, the Zipf exponent of how often pages are read: within a run the
+ *                          k-th hottest page is read in proportion to {@code k^−θ} (0: uniform keys,
+ *                          every page as hot as any other; YCSB's Zipfian keys, scattered over the
+ *                          pages by hashing, about 0.99). Used by the engine shape's cache
+ *                          ({@link CachedReadCosts}): the cache keeps the hottest pages, so with skew its
+ *                          first MiB saves more reads than its last
  */
 public record Environment(long entries, int entryBytes, int pageBytes, long totalMemoryBytes, double rangeSelectivity,
-                          double seqCost, double writeAsymmetry, boolean cacheModel, boolean blockedFilters) {
+                          double seqCost, double writeAsymmetry, boolean cacheModel, boolean blockedFilters, double keySkew) {
+
+    /** Uniform keys ({@code keySkew} 0). */
+    public Environment(long entries, int entryBytes, int pageBytes, long totalMemoryBytes, double rangeSelectivity,
+                       double seqCost, double writeAsymmetry, boolean cacheModel, boolean blockedFilters) {
+        this(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, seqCost, writeAsymmetry, cacheModel, blockedFilters, 0);
+    }
 
     public Environment {
         if (entries < 1) {
@@ -43,6 +55,9 @@ public record Environment(long entries, int entryBytes, int pageBytes, long tota
         if (!(seqCost > 0) || !(writeAsymmetry >= 0) || Double.isInfinite(seqCost) || Double.isInfinite(writeAsymmetry)) {
             throw new IllegalArgumentException("f_seq must be > 0 and f_a >= 0, both finite; got " + seqCost + ", " + writeAsymmetry);
         }
+        if (!(keySkew >= 0) || Double.isInfinite(keySkew)) {
+            throw new IllegalArgumentException("key skew must be a finite number >= 0, got " + keySkew);
+        }
     }
 
     /** B: entries per page. */
@@ -57,11 +72,17 @@ public record Environment(long entries, int entryBytes, int pageBytes, long tota
 
     /** The slides' setting: no cache, textbook filters, f_seq = f_a = 1. */
     public static Environment slides(long entries, int entryBytes, int pageBytes, long totalMemoryBytes, double rangeSelectivity) {
-        return new Environment(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, 1.0, 1.0, false, false);
+        return new Environment(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, 1.0, 1.0, false, false, 0);
     }
 
     /** A copy with Breakwater's buffer cache and blocked filters modelled. */
     public Environment breakwater() {
-        return new Environment(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, seqCost, writeAsymmetry, true, true);
+        return new Environment(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, seqCost, writeAsymmetry, true, true, keySkew);
+    }
+
+    /** A copy with pages read with Zipf exponent {@code theta} (0: uniform). */
+    public Environment withKeySkew(double theta) {
+        return new Environment(entries, entryBytes, pageBytes, totalMemoryBytes, rangeSelectivity, seqCost, writeAsymmetry, cacheModel,
+                blockedFilters, theta);
     }
 }

@@ -30,9 +30,24 @@ package dev.breakwater.tuner.advisor;
  * runs (the last one fewer when its data fills less than K shares), a probe reads a Bloom page and
  * the index pages above its leaf, and the cache holds filter and index pages first, then the
  * hottest leaves (small, recent runs before the last level) instead of a uniform share of the data.
- * U is the same. With it, the write memory also sizes L0 and the upper levels, so the cost is no
- * longer exactly a step function of it; within one level count a larger write memory still leaves
- * less cache and puts more data in L0, so {@link DesignSpace}'s breakpoints stay the candidates.
+ * With it, the write memory also sizes L0 and the upper levels, so the cost is no longer exactly a
+ * step function of it.
+ *
+ * <h2>Breakwater's write path ({@link EngineShape#levelSizedWrites()}, session 9)</h2>
+ * The engine sizes its levels from the write memory (docs/design.md §4: L1 is added when
+ * {@code m·T < |L1|}, level targets {@code max(m·T^i, |L_N|/T^(N−i))}), and an L0 merge rewrites the
+ * overlapping part of L1 per batch of flushes, so a larger m means larger flushes and fewer rewrites
+ * per entry even when the level count stays. Paper 000 (eq. 1 and 4, the tuner's write'(x)) prices
+ * that as merge writes proportional to the continuous level count; here
+ * <pre>
+ *   L_c    = max(1, ln(N·E/m + 1) / ln T)        (= L at the breakpoints m = N·E/(T^L − 1))
+ *   U      = f_seq·(1 + f_a)/B · Σ_{i=1..L} (T − 1 + K_i) / (2·K_i) · L_c / L
+ * </pre>
+ * so U equals the slides' U where the level count changes and falls between them as m grows (with a
+ * floor of one level's merges, as the tuner's guard raises {@code |L_N|/(a·x)} to T). Reads still see
+ * the whole levels. Within a level count the cost now trades cheaper merges against a smaller cache,
+ * so {@link DesignSpace} searches a grid of write-memory sizes besides the breakpoints
+ * ({@link #writeCostFollowsWriteMemory()}).
  *
  * <p>Thread safety: immutable; safe.
  */
@@ -125,6 +140,9 @@ public final class LsmCostModel {
         z0 = above;
         double b = env.entriesPerPage();
         double q = env.seqCost() * env.rangeSelectivity() * env.entries() / b + seeks;
+        if (shape != null && shape.levelSizedWrites()) {
+            merges *= continuousLevels(d) / levels;
+        }
         double u = env.seqCost() * (1 + env.writeAsymmetry()) / b * merges;
         if (shape != null) {
             double[] r = CachedReadCosts.costs(env, shape, d, levels, f);
@@ -132,6 +150,24 @@ public final class LsmCostModel {
         }
         double hit = cacheHit(d);
         return new OperationCosts(z0 * (1 - hit), z1 * (1 - hit), q * (1 - hit), u, levels, f, hit);
+    }
+
+    /**
+     * {@code L_c = max(1, ln(N·E/m + 1) / ln T)}: the level count as a continuous function of the write
+     * memory m; {@code L_c <= L} ({@link #levels}), equal where L changes.
+     */
+    public double continuousLevels(Design d) {
+        double ratio = env.dataBytes() / d.writeMemoryBytes() + 1;
+        return Math.max(1, Math.log(ratio) / Math.log(d.sizeRatio()));
+    }
+
+    /**
+     * True if a cost changes with the write memory between the level-count breakpoints in a way the
+     * breakpoints cannot stand for (merge writes that fall with m against a cache that shrinks), so the
+     * search must try sizes between them ({@link DesignSpace}).
+     */
+    public boolean writeCostFollowsWriteMemory() {
+        return shape != null && shape.levelSizedWrites();
     }
 
     /** C(w, φ). */

@@ -99,6 +99,11 @@ class LsmCostModelTest {
         assertTrue(blocked > BloomFalsePositives.textbook(10) && blocked < 0.012, "blocked 10 bits/key: " + blocked);
         assertEquals(1.0, BloomFalsePositives.blocked(0));
         assertTrue(BloomFalsePositives.blocked(16) < BloomFalsePositives.blocked(8));
+        for (int h = 0; h <= 64; h++) {
+            assertEquals(BloomFalsePositives.blockedSeries(h), BloomFalsePositives.blocked(h), 0, "the table is the series at " + h);
+        }
+        double between = BloomFalsePositives.blocked(9.5);
+        assertTrue(between < BloomFalsePositives.blocked(9) && between > BloomFalsePositives.blocked(10), "fractional bits: the series");
     }
 
     @Test
