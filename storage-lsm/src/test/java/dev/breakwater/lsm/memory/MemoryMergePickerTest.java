@@ -174,6 +174,20 @@ class MemoryMergePickerTest {
     }
 
     @Test
+    void anOnlyMemoryLevelStaysOneRunBecauseFlushesDrainIt() {
+        // M1 is the last level: runs would leave stale versions in the run flushes take first.
+        var only = MemoryScenario.parse("M1: a-f:20 g-z:20");
+        MemorySealTask t = seal("c", "i", only, 1, Set.of(), 4).orElseThrow();
+        assertFalse(t.newRun());
+        assertEquals(List.of(1L, 2L), ids(t.lower()), "merged with the overlapping tables, as with one allowed run");
+        var withM2 = MemoryScenario.parse("""
+                M1: a-f:20 g-z:20
+                M2:
+                """);
+        assertTrue(seal("c", "i", withM2, 1, Set.of(), 4).orElseThrow().newRun(), "with a level below (even empty), a new run");
+    }
+
+    @Test
     void aSealFindingM1FullMergesM0WithEveryM1TableOfEveryRun() {
         // Two runs of two allowed. M0 spans e-f, which only the older run's a-z overlaps. Merging M0 with
         // a-z alone would give an output spanning a-z, newer than both runs, holding a-z's (older) versions
