@@ -39,10 +39,11 @@ import java.util.Set;
  * If M0 overlaps no M1 table its tables join M1's newest run unmerged. Otherwise, while M1 holds
  * fewer than {@code firstLevelRuns} runs, M0 becomes a new run (nothing of M1 is read); when M1 is
  * full, M0 is merged with every M1 table into one run (with a single allowed run: with the
- * overlapping M1 tables only, the paper's seal). When M1 is the only memory level it stays one run:
- * it is the level flushes drain, and a flush of an old run would write versions that newer runs
- * already replace (measured on Figure 10, where trees have one memory level: with runs there, flush
- * bytes per update went from 600 to 824 and merge bytes from 547 to 906 at 64 MiB). So M1 is rewritten once per {@code firstLevelRuns}
+ * overlapping M1 tables only, the paper's seal). While no level below M1 holds data, M1 stays (or
+ * becomes, at the next overlapping seal) one run: it is then the level flushes drain, and a flush of
+ * an old run would write versions that newer runs already replace (measured on Figure 10, where the
+ * hot trees' M1 never outgrows its target and flushes drain it: with runs there, flush bytes per
+ * update went from 600 to 824 and merge bytes from 547 to 906 at 64 MiB). So M1 is rewritten once per {@code firstLevelRuns}
  * seals instead of at every seal, and a point lookup reads at most {@code firstLevelRuns} M1 runs.
  *
  * <p>Thread safety: stateless; safe.
@@ -107,10 +108,14 @@ public final class MemoryMergePicker {
         if (overlapping.isEmpty()) {
             return Optional.of(new MemorySealTask(false, List.of(), 0, "seal M0 into M1's newest run: it overlaps no M1 table"));
         }
-        // M1 as the only memory level is what flushes drain: kept as one run, so that a flush writes
-        // each key's newest version only (older runs' stale versions would go to disk first).
-        boolean onlyLevel = runs.size() == m1Runs;
-        if (!onlyLevel && m1Runs < firstLevelRuns) {
+        // While no level below M1 holds data, M1 is what flushes drain: kept as one run, so that a
+        // flush writes each key's newest version only (older runs' stale versions would go to disk
+        // first). A seal then merges M0 with all of M1, which also folds runs left from before.
+        boolean drained = true;
+        for (int r = m1Runs; r < runs.size(); r++) {
+            drained &= runs.get(r).isEmpty();
+        }
+        if (!drained && m1Runs < firstLevelRuns) {
             return Optional.of(new MemorySealTask(true, List.of(), 0,
                     String.format("seal M0 as M1's run %d of %d, without reading M1", m1Runs + 1, firstLevelRuns)));
         }

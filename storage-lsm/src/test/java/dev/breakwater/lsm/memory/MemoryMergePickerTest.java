@@ -174,17 +174,31 @@ class MemoryMergePickerTest {
     }
 
     @Test
-    void anOnlyMemoryLevelStaysOneRunBecauseFlushesDrainIt() {
-        // M1 is the last level: runs would leave stale versions in the run flushes take first.
+    void whileNoLevelBelowHoldsDataM1StaysOneRunBecauseFlushesDrainIt() {
+        // M1 is then the level flushes drain: runs would leave stale versions in the run flushes take first.
         var only = MemoryScenario.parse("M1: a-f:20 g-z:20");
         MemorySealTask t = seal("c", "i", only, 1, Set.of(), 4).orElseThrow();
         assertFalse(t.newRun());
         assertEquals(List.of(1L, 2L), ids(t.lower()), "merged with the overlapping tables, as with one allowed run");
-        var withM2 = MemoryScenario.parse("""
+        var emptyM2 = MemoryScenario.parse("""
                 M1: a-f:20 g-z:20
                 M2:
                 """);
-        assertTrue(seal("c", "i", withM2, 1, Set.of(), 4).orElseThrow().newRun(), "with a level below (even empty), a new run");
+        assertFalse(seal("c", "i", emptyM2, 1, Set.of(), 4).orElseThrow().newRun(), "an empty M2: still one run");
+        var withM2 = MemoryScenario.parse("""
+                M1: a-f:20 g-z:20
+                M2: a-z:500
+                """);
+        assertTrue(seal("c", "i", withM2, 1, Set.of(), 4).orElseThrow().newRun(), "data below M1: a new run");
+        // Runs left from before M2 was flushed empty are all merged back by the next overlapping seal.
+        var leftOver = MemoryScenario.parse("""
+                M1: c-d:5
+                M1: a-z:40
+                M2:
+                """);
+        MemorySealTask back = seal("e", "f", leftOver, 2, Set.of(), 4).orElseThrow();
+        assertFalse(back.newRun());
+        assertEquals(List.of(1L, 2L), ids(back.lower()));
     }
 
     @Test
