@@ -8,9 +8,10 @@ import java.util.Set;
 
 /**
  * Chooses which memory SSTables of a partitioned memory component to flush to disk (paper 000
- * §4.1.1, §4.1.4): pure functions over the same description of the memory levels as
- * {@link MemoryMergePicker} ({@code levels.get(i - 1)} is M{@code i}, disjoint tables in key order,
- * M1 newest) and a set of busy table ids.
+ * §4.1.1, §4.1.4): pure functions over the sorted runs of the memory levels, newest first, as
+ * {@link MemoryMergePicker} takes them (each run disjoint tables in key order; M1's runs first, then
+ * one run per deeper level), and a set of busy table ids. The rules below only need that order, so
+ * "level" here means one run: {@code levels.get(i)} is older than {@code levels.get(i - 1)}.
  *
  * <h2>Why flushes take what they take</h2>
  * Reads search memory before disk, and a flushed table becomes the newest data on disk. So a flush

@@ -7,7 +7,7 @@ import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.memory.FlushPicker;
 import dev.breakwater.lsm.memory.MemoryFlushTask;
 import dev.breakwater.lsm.memory.MemoryMergePicker;
-import dev.breakwater.lsm.memory.MemoryMergeTask;
+import dev.breakwater.lsm.memory.MemorySealTask;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.MemorySSTableMeta;
 import dev.breakwater.lsm.memory.RecordCursor;
@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -322,16 +323,32 @@ final class Flusher {
             }
             return true;
         }
-        List<MemorySSTable> lower;
+        List<MemorySSTable> lower = new ArrayList<>();
+        List<List<MemorySSTable>> lowerRuns = new ArrayList<>(); // lower by run, newest run first
+        boolean newRun;
         synchronized (tree.stateLock) {
             MemoryLevels levels = tree.memoryLevels;
-            Optional<MemoryMergeTask> task = MemoryMergePicker.pickSeal(t.component.bytesUsed(), range[0], range[1], levels.metas(),
-                    tree.busyMemoryTables);
+            Optional<MemorySealTask> task = MemoryMergePicker.pickSeal(t.component.bytesUsed(), range[0], range[1], levels.metas(),
+                    levels.firstLevelRuns(), tree.busyMemoryTables, tree.memoryMergeSettings().firstLevelRuns());
             if (task.isEmpty()) {
                 waitingForMemoryMerge = true;
                 return false;
             }
-            lower = MemorySSTables.tables(levels, task.get().lower());
+            newRun = task.get().newRun();
+            Set<Long> ids = new HashSet<>();
+            task.get().lower().forEach(m -> ids.add(m.id()));
+            for (int r = 0; r < levels.firstLevelRuns() && !ids.isEmpty(); r++) {
+                List<MemorySSTable> inRun = new ArrayList<>();
+                for (MemorySSTable m : levels.run(r)) {
+                    if (ids.contains(m.id())) {
+                        inRun.add(m);
+                    }
+                }
+                if (!inRun.isEmpty()) {
+                    lowerRuns.add(inRun);
+                    lower.addAll(inRun);
+                }
+            }
             lower.forEach(m -> tree.busyMemoryTables.add(m.id()));
         }
         List<MemorySSTable> outputs;
@@ -339,14 +356,17 @@ final class Flusher {
             long minLsn = Math.min(t.minLogLsn(), MemorySSTables.minLogLsn(lower));
             long maxLsn = Math.max(t.maxLogLsn(), MemorySSTables.maxLogLsn(lower));
             long sealInput = t.component.bytesUsed() + MemorySSTables.bytes(lower); // before anything is released
-            RecordCursor m0 = t.component.sealedRecords();
-            outputs = MemorySSTables.build(tree, lower.isEmpty() ? m0 : new RecordMerger(List.of(m0, MemorySSTable.records(lower))),
-                    minLsn, maxLsn);
+            List<RecordCursor> sources = new ArrayList<>();
+            sources.add(t.component.sealedRecords());
+            for (List<MemorySSTable> run : lowerRuns) {
+                sources.add(MemorySSTable.records(run));
+            }
+            outputs = MemorySSTables.build(tree, sources.size() == 1 ? sources.get(0) : new RecordMerger(sources), minLsn, maxLsn);
             if (outputs != null) {
                 synchronized (tree.stateLock) {
                     tree.immutables.remove(t);
                     tree.flushedSeq = Math.max(tree.flushedSeq, t.component.maxLsn());
-                    tree.memoryLevels = tree.memoryLevels.replace(lower, 1, outputs);
+                    tree.memoryLevels = newRun ? tree.memoryLevels.withNewFirstRun(outputs) : tree.memoryLevels.replace(lower, 1, outputs);
                     tree.installSuperVersion();
                 }
                 tree.stats.memorySealBytes.add(sealInput);

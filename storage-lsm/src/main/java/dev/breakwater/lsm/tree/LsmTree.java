@@ -13,6 +13,7 @@ import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.cursor.MergingCursor;
 import dev.breakwater.lsm.memory.MemoryComponent;
 import dev.breakwater.lsm.memory.MemoryComponentSpec;
+import dev.breakwater.lsm.memory.MemoryMergeSettings;
 import dev.breakwater.lsm.memory.MemorySSTable;
 import dev.breakwater.lsm.memory.PagePool;
 import dev.breakwater.lsm.version.Run;
@@ -286,6 +287,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     /** Options for SSTables a flush or merge writes into {@code level}, with Bloom bits per {@link BloomBits}. */
     SSTableOptions tableOptions(int level, long writingEntries, List<MergeTask.Input> inputs) {
         return options.tableOptions(BloomBits.forLevel(options, versions.current(), level, writingEntries, inputs));
+    }
+
+    /** Memory-merge settings over the current M0 size. */
+    MemoryMergeSettings memoryMergeSettings() {
+        return MemoryMergeSettings.withBase(activeComponentBytes);
     }
 
     /** Merge settings with the current write-memory share. */
@@ -581,8 +587,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             for (int i = 0; r == LookupResult.ABSENT && i < s.immutables.size(); i++) {
                 r = s.immutables.get(i).component.get(key, keyLen, snap[0], out);
             }
-            for (int level = 1; r == LookupResult.ABSENT && level <= s.memory.count(); level++) {
-                MemorySSTable t = s.memory.find(level, key, keyLen);
+            for (int run = 0; r == LookupResult.ABSENT && run < s.memory.runCount(); run++) {
+                MemorySSTable t = s.memory.findInRun(run, key, keyLen);
                 if (t != null) {
                     r = t.get(key, keyLen, out);
                 }
@@ -649,8 +655,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
             for (MemoryTable t : s.immutables) {
                 sources.add(memoryCursor(t.component, start, startLen, snap[0], descending));
             }
-            for (int level = 1; level <= s.memory.count(); level++) {
-                List<MemorySSTable> tables = s.memory.level(level);
+            for (int run = 0; run < s.memory.runCount(); run++) {
+                List<MemorySSTable> tables = s.memory.run(run);
                 if (!tables.isEmpty()) {
                     sources.add(new MemoryLevelCursor(tables, start, end, descending, stats.scanTablesOpened));
                 }
@@ -845,8 +851,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                     return t.minLogLsn();
                 }
             }
-            for (int level = 1; level <= s.memory.count(); level++) {
-                MemorySSTable t = s.memory.find(level, key, keyLen);
+            for (int run = 0; run < s.memory.runCount(); run++) {
+                MemorySSTable t = s.memory.findInRun(run, key, keyLen);
                 if (t != null && t.get(key, keyLen, out) != LookupResult.ABSENT) {
                     return t.minLogLsn();
                 }

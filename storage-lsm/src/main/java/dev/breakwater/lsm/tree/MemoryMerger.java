@@ -93,8 +93,8 @@ final class MemoryMerger {
         MemoryMergeTask task;
         synchronized (tree.stateLock) {
             MemoryLevels levels = tree.memoryLevels;
-            Optional<MemoryMergeTask> picked = MemoryMergePicker.pick(levels.metas(), tree.busyMemoryTables,
-                    MemoryMergeSettings.withBase(tree.activeComponentBytes()));
+            Optional<MemoryMergeTask> picked = MemoryMergePicker.pick(levels.metas(), levels.firstLevelRuns(), tree.busyMemoryTables,
+                    tree.memoryMergeSettings());
             if (picked.isEmpty()) {
                 return false;
             }
@@ -105,7 +105,7 @@ final class MemoryMerger {
             }
         }
         try {
-            // The upper tables (newer, disjoint) and the overlapping lower ones (older, disjoint): two runs.
+            // The upper table (newer; from M1, its oldest run) and the overlapping lower ones (older, disjoint): two runs.
             int upper = task.upper().size();
             RecordCursor merged = new RecordMerger(List.of(MemorySSTable.records(inputs.subList(0, upper)),
                     MemorySSTable.records(inputs.subList(upper, inputs.size()))));

@@ -63,11 +63,11 @@ class ScanSeekCostTest {
                 tree.awaitMerges(); // no write follows, so the shape stays as it is now
                 tree.flusher.awaitIdle();
                 start = shape(tree);
-                if (start.levels().level(1).size() + start.levels().level(2).size() >= 4) {
+                if (start.levels().all().size() >= 4) {
                     break;
                 }
             }
-            assertTrue(start.levels().level(1).size() + start.levels().level(2).size() >= 4,
+            assertTrue(start.levels().all().size() >= 4,
                     "the memory levels hold several tables (the case the test is about): " + start.levels());
             assertTrue(start.disk().stream().anyMatch(l -> l.stream().anyMatch(r -> !r.isEmpty())), "data on disk too");
 
@@ -118,16 +118,16 @@ class ScanSeekCostTest {
         for (List<Run> l : shape.disk()) {
             runs += (int) l.stream().filter(r -> !r.isEmpty()).count();
         }
-        int memoryLevels = 0;
-        for (int l = 1; l <= shape.levels().count(); l++) {
-            memoryLevels += shape.levels().level(l).isEmpty() ? 0 : 1;
+        int memoryRuns = 0;
+        for (int r = 0; r < shape.levels().runCount(); r++) {
+            memoryRuns += shape.levels().run(r).isEmpty() ? 0 : 1;
         }
         String at = " scanning [" + range[0] + ", " + range[1] + ")" + (descending ? " descending" : "") + " over "
                 + shape.levels() + ", " + shape.immutables() + " sealed M0s and " + runs + " disk runs";
         assertEquals(range[1] - range[0], returned, "every key" + at);
         assertEquals(1, after[0] - before[0], "one scan" + at);
-        long sources = 1 + shape.immutables() + memoryLevels + runs;
-        assertEquals(sources, after[3] - before[3], "one source for each M0, each memory level and each run" + at);
+        long sources = 1 + shape.immutables() + memoryRuns + runs;
+        assertEquals(sources, after[3] - before[3], "one source for each M0, each memory run and each disk run" + at);
         long overlapping = overlappingMemoryTables(shape.levels(), from, to) + overlappingDiskTables(shape.disk(), from, to);
         assertEquals(overlapping, after[1] - before[1], "tables opened = tables meeting the range" + at);
         // Each source yields at most one entry per key of the range plus one past it.
@@ -138,8 +138,8 @@ class ScanSeekCostTest {
 
     private static long overlappingMemoryTables(MemoryLevels levels, byte[] from, byte[] toExclusive) {
         long n = 0;
-        for (int l = 1; l <= levels.count(); l++) {
-            for (MemorySSTable t : levels.level(l)) {
+        for (int r = 0; r < levels.runCount(); r++) {
+            for (MemorySSTable t : levels.run(r)) {
                 if (t.compareLargestTo(from, from.length) >= 0 && t.compareSmallestTo(toExclusive, toExclusive.length) < 0) {
                     n++;
                 }
