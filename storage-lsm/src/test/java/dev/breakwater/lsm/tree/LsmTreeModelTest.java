@@ -167,7 +167,12 @@ class LsmTreeModelTest {
                 memoryMerges += s.memoryMerges();
                 if (mode.memoryLevels > 0) {
                     assertTrue(memorySeals > 10, "the partitioned component sealed M0 into memory levels: " + memorySeals);
-                    assertTrue(memoryMerges > 0, "memory merges moved data from M1 to M2: " + memoryMerges);
+                    // Since M1 holds up to 4 runs, an M1 -> M2 merge needs M1 to outgrow its target before a flush
+                    // drains it; the other kinds' runs (a third of the operations) may end without one under a
+                    // loaded machine (CI, 2026-11-27), so only the default kind's full run must have merged.
+                    if (defaultKind) {
+                        assertTrue(memoryMerges > 0, "memory merges moved data from M1 to M2: " + memoryMerges);
+                    }
                 }
                 // The shorter runs of the other kinds, and partitioned trees, flush less often (through memory SSTables first).
                 assertTrue(flushes > (defaultKind && mode.memoryLevels == 0 ? 10 : 2), "flushes: " + flushes + ", last: " + s);
