@@ -1,8 +1,9 @@
-import json,sys
+import json,os,sys
+# usage: table.py RUN.json ...   (the load.txt beside the first JSON gives each run's load average)
 print("| run (order) | variant | ops/s | log / packer / flush / merge B/op | merge read B/op | /proc write / read B/op | flushed by memory / by log (MiB) | trim passes | writers stalled | CPU: process cores, machine idle / iowait | GC | peak `log/` | load start→end |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 loads={}
-for line in open('/tmp/trim16/out/load.txt'):
+for line in open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), 'load.txt')):
     f=line.split()
     if len(f)>=6 and f[1] in('start','end'): loads.setdefault(f[0],{})[f[1]]=f[4]
 for f in sys.argv[1:]:
