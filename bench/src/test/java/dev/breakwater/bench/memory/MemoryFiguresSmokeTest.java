@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -83,7 +84,7 @@ class MemoryFiguresSmokeTest {
     @Test
     void aBaselineThatWroteNothingGetsAReasonNotANaNRatio() {
         Map<String, Object> opt = Map.of("scheme", "Partitioned-OPT", "engineBytesPerOp", 1200.0);
-        Map<String, Object> target = new java.util.LinkedHashMap<>();
+        Map<String, Object> target = new LinkedHashMap<>();
         MultiTreeWriteFigure.putRatio(target, "optOverDynamicMem", opt, Map.of("scheme", "B+-dynamic-MEM", "engineBytesPerOp", 0.0));
         MultiTreeWriteFigure.putRatio(target, "optOverStatic", opt, Map.of("scheme", "B+-static", "engineBytesPerOp", 400.0));
         MultiTreeWriteFigure.putRatio(target, "optOverNothing", opt, null);

@@ -37,15 +37,29 @@ final class SSTableCursor extends BufferedEntryCursor {
     private boolean done;
 
     SSTableCursor(SSTableReader reader, byte[] from, int fromLen, IoPurpose purpose) throws IOException {
+        this(reader, from, fromLen, purpose, (LeafReadAhead) null);
+    }
+
+    /** A forward cursor over every entry whose leaves come from {@code readAhead} (owned by the cursor from here on). */
+    SSTableCursor(SSTableReader reader, LeafReadAhead readAhead, IoPurpose purpose) throws IOException {
+        this(reader, null, 0, purpose, readAhead);
+    }
+
+    private SSTableCursor(SSTableReader reader, byte[] from, int fromLen, IoPurpose purpose, LeafReadAhead readAhead) throws IOException {
         this.reader = reader;
         this.purpose = purpose;
-        this.readAhead = null;
+        this.readAhead = readAhead;
         this.leafEnd = reader.leafEnd();
         this.descending = false;
         this.lsn = reader.metadata().maxLsn();
         byte[] last = reader.lastKeyNoCopy();
         if (from == null) {
-            load(reader.leafFirst());
+            try {
+                load(reader.leafFirst());
+            } catch (IOException | RuntimeException e) {
+                close(); // frees the read-ahead chunk the cursor owns
+                throw e;
+            }
             position = 0;
         } else if (Arrays.compareUnsigned(from, 0, fromLen, last, 0, last.length) > 0) {
             done = true;
@@ -87,23 +101,6 @@ final class SSTableCursor extends BufferedEntryCursor {
         this.descending = false;
         this.lsn = reader.metadata().maxLsn();
         load(leaf);
-        position = 0;
-    }
-
-    /** A forward cursor over every entry whose leaves come from {@code readAhead} (owned by the cursor from here on). */
-    SSTableCursor(SSTableReader reader, LeafReadAhead readAhead, IoPurpose purpose) throws IOException {
-        this.reader = reader;
-        this.purpose = purpose;
-        this.readAhead = readAhead;
-        this.leafEnd = reader.leafEnd();
-        this.descending = false;
-        this.lsn = reader.metadata().maxLsn();
-        try {
-            load(reader.leafFirst());
-        } catch (IOException | RuntimeException e) {
-            close();
-            throw e;
-        }
         position = 0;
     }
 
