@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the terminals against a loaded database: terminal {@code i} has home warehouse
  * {@code i mod W + 1} and home district {@code (i / W) mod 10 + 1}; the first {@code warmup} is not
- * measured; once a second it samples throughput and memory sizes, switches the mix when asked, and
+ * measured (nor are the first {@code warmupTransactions}, when set, whichever ends first); once a second it samples throughput and memory sizes, switches the mix when asked, and
  * prints a progress line. The measured phase ends after {@code duration}, or at the first whole second
  * by which {@code transactions} have committed in it. Returns after every terminal has stopped.
  *
@@ -40,7 +40,9 @@ public final class Driver {
         long start = System.nanoTime();
         long warmupNanos = options.warmup().toNanos();
         long endNanos = start + warmupNanos + options.duration().toNanos();
-        metrics.measureFromNanos = start + warmupNanos;
+        boolean warmupByCount = options.warmupTransactions() > 0 && warmupNanos > 0;
+        // while the warm-up may end early on its transaction count, nothing is measured until it does
+        metrics.measureFromNanos = warmupByCount ? Long.MAX_VALUE : start + warmupNanos;
         metrics.measureToNanos = endNanos;
         List<Terminal> terminals = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -64,6 +66,14 @@ public final class Driver {
         for (int second = 1; ; second++) {
             long wake = start + TimeUnit.SECONDS.toNanos(second);
             long now = System.nanoTime();
+            if (warmupByCount && (metrics.totalCommitted() >= options.warmupTransactions() || now >= start + warmupNanos)) {
+                warmupByCount = false;
+                endNanos = now + options.duration().toNanos();
+                metrics.measureToNanos = endNanos;
+                metrics.measureFromNanos = now;
+                progress.printf(Locale.ROOT, "%nwarm-up ended after %,d transactions at %.0fs%n", metrics.totalCommitted(),
+                        (now - start) / 1e9);
+            }
             if (options.transactions() > 0 && now >= metrics.measureFromNanos
                     && metrics.measuredCommitted() >= options.transactions()) {
                 endNanos = now;
@@ -106,14 +116,16 @@ public final class Driver {
         }
         progress.println();
         double measured = (endNanos - metrics.measureFromNanos) / 1e9;
-        return new DriverResult(metrics, samples, measured, before, after);
+        return new DriverResult(metrics, samples, (metrics.measureFromNanos - start) / 1e9, measured, before, after);
     }
 
     private void printProgress(RunMetrics m, int second) {
-        long total = TimeUnit.NANOSECONDS.toSeconds(m.measureToNanos - (m.measureFromNanos - options.warmup().toNanos()));
         long now = System.nanoTime();
+        long from = m.measureFromNanos == Long.MAX_VALUE ? now : m.measureFromNanos;
+        long total = second + TimeUnit.NANOSECONDS.toSeconds(Math.max(0, Math.min(m.measureToNanos, from
+                + options.duration().toNanos()) - now));
         boolean measuring = now >= m.measureFromNanos;
-        double measuredMinutes = Math.max(1e-9, (now - m.measureFromNanos) / 60e9);
+        double measuredMinutes = Math.max(1e-9, (now - from) / 60e9);
         double tpmC = measuring ? m.of(TxType.NEW_ORDER).committed.sum() / measuredMinutes : 0;
         double txps = measuring ? m.measuredCommitted() / (measuredMinutes * 60) : 0;
         progress.printf(Locale.ROOT, "\r[%4ds/%ds %-7s] tpmC %,9.0f  tx/s %,8.1f  rollbacks %,d  retries %,d  failures %,d  ETA %s   ",

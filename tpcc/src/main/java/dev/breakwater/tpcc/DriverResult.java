@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * What a driver run measured: the metrics, the time series, and engine statistics at the start and
- * end of the measurement window.
+ * end of the measurement window, and how long the warm-up before it really lasted.
  */
-record DriverResult(RunMetrics metrics, List<Sample> samples, double measuredSeconds, EngineStatistics before,
+record DriverResult(RunMetrics metrics, List<Sample> samples, double warmupSeconds, double measuredSeconds, EngineStatistics before,
                     EngineStatistics after) {
 }

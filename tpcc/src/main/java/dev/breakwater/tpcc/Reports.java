@@ -50,7 +50,7 @@ final class Reports {
         double writtenPages = (double) io.pagesWritten(IoPurpose.FLUSH) + io.pagesWritten(IoPurpose.MERGE) + packed / pageSize;
         double omega = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_WRITE_WEIGHT.name(), 1.0)).doubleValue();
         double gamma = ((Number) engineConfig.getOrDefault(ConfigOptions.TUNER_READ_WEIGHT.name(), 1.0)).doubleValue();
-        return new RunResult(command, engineConfig, o.warehouses(), o.terminals(), o.warmup().toNanos() / 1e9, seconds,
+        return new RunResult(command, engineConfig, o.warehouses(), o.terminals(), r.warmupSeconds(), seconds,
                 o.mix().label(), o.mixAfter() == null ? null : o.mixAfter().label(),
                 o.mixSwitchAt() == null ? null : o.mixSwitchAt().toNanos() / 1e9, o.thinkTimes(),
                 m.of(TxType.NEW_ORDER).committed.sum() / (seconds / 60), m.measuredCommitted() / seconds, types,

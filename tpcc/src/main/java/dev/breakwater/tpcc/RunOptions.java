@@ -8,10 +8,14 @@ import java.time.Duration;
  * included), keying/think times on or off, and the seed of the terminals' random generators.
  * {@code transactions > 0} also ends the measured phase once that many transactions have committed in
  * it (checked once a second), so that runs of different speed do the same work on the same data
- * growth; {@code duration} is then the limit.
+ * growth; {@code duration} is then the limit. {@code warmupTransactions > 0} likewise ends the warm-up
+ * once that many transactions have committed since the start (checked once a second), {@code warmup}
+ * then being its limit: paper 000 excludes the first half of each run, and a warm-up measured in
+ * transactions excludes the same work from runs of different speed.
  */
 public record RunOptions(int warehouses, int terminals, Duration duration, Duration warmup, Mix mix,
-                         Duration mixSwitchAt, Mix mixAfter, boolean thinkTimes, long seed, long transactions) {
+                         Duration mixSwitchAt, Mix mixAfter, boolean thinkTimes, long seed, long transactions,
+                         long warmupTransactions) {
 
     public RunOptions {
         if (warehouses < 1 || terminals < 1) {
@@ -22,6 +26,9 @@ public record RunOptions(int warehouses, int terminals, Duration duration, Durat
         }
         if (transactions < 0) {
             throw new IllegalArgumentException("--transactions must be positive (0: no limit), got " + transactions);
+        }
+        if (warmupTransactions < 0) {
+            throw new IllegalArgumentException("--warmup-transactions must be positive (0: no limit), got " + warmupTransactions);
         }
     }
 }

@@ -45,6 +45,10 @@ public final class TpccMain implements Callable<Integer> {
 
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up excluded from the figures. Default: ${DEFAULT-VALUE}.")
     String warmupText = "10s";
+    @Option(names = "--warmup-transactions", paramLabel = "N", description = "Also end the warm-up once N transactions "
+            + "have committed since the start (checked once a second; --warmup stays its limit), so that runs of different "
+            + "speed exclude the same work, as paper 000 excludes the first half of each run. Default: no limit.")
+    long warmupTransactions;
     @Option(names = "--memory", paramLabel = "SIZE", description = "Engine total memory (e.g. 1g). Default: the embedded default configuration.")
     String memory;
     @Option(names = "--write-memory", paramLabel = "SIZE", description = "Engine write memory (e.g. 256m). Default: the embedded default.")
@@ -150,7 +154,7 @@ public final class TpccMain implements Callable<Integer> {
             meta.put(MetaStore.RAN, 1);
             RunOptions options = new RunOptions(warehouses, terminals != null ? terminals : 2 * warehouses, duration, warmup,
                     Mix.parse(mix), mixSwitchAt == null ? null : Durations.parse(mixSwitchAt),
-                    mixSwitchAt == null ? null : Mix.parse(mixAfter), thinkTimes, runSeed, transactions);
+                    mixSwitchAt == null ? null : Mix.parse(mixAfter), thinkTimes, runSeed, transactions, warmupTransactions);
             LOG.info("running {} terminal(s) for {} s after {} s warm-up, mix {}", options.terminals(),
                     duration.toSeconds(), warmup.toSeconds(), options.mix().label());
             DriverResult driven = new Driver(tables, options, (int) meta.get(MetaStore.C_LAST_LOAD, 0), stderr).run();

@@ -138,6 +138,29 @@ class TpccTest {
         orderStatusShowsEachCustomersLatestOrder(data);
     }
 
+    @Test
+    void warmupTransactionLimitEndsTheWarmupOnACount() throws IOException {
+        Path data = copyOf(loaded, dir.resolve("data-warmup-limit"));
+        Path out = dir.resolve("warmup-limit.json");
+        int code = TpccMain.execute(args("--warehouses", "1", "--terminals", "2", "--duration", "300s", "--warmup", "300s",
+                "--warmup-transactions", "300", "--transactions", "200", "--data", data.toString(), "--no-load",
+                "--out", out.toString(), "--seed", "13"));
+        assertEquals(0, code, "exit code");
+        JsonNode r = new ObjectMapper().readTree(out.toFile());
+        long committed = 0;
+        for (JsonNode t : r.get("transactions")) {
+            committed += t.get("committed").asLong();
+        }
+        assertTrue(committed >= 200, "at least the limit committed in the measured phase: " + committed);
+        double warmup = r.get("warmupSeconds").asDouble();
+        assertTrue(warmup > 0 && warmup < 300, "the warm-up ended on its count, not its time limit: " + warmup);
+        boolean sawWarmup = false;
+        for (JsonNode s : r.get("samples")) {
+            sawWarmup |= !s.get("measuring").asBoolean();
+        }
+        assertTrue(sawWarmup, "samples before the count was reached are marked as warm-up");
+    }
+
     /** Order-Status (a reverse index scan) against the last order a forward scan finds, for customers with several. */
     private static void orderStatusShowsEachCustomersLatestOrder(Path data) {
         int checked = 0;
