@@ -104,7 +104,7 @@ public final class Driver {
                     s.bufferCache().capacityBytes()));
             lastCommitted = committed;
             lastNewOrders = newOrders;
-            printProgress(metrics, second);
+            printProgress(metrics, second, start);
         }
         EngineStatistics after = tables.engine().statistics();
         if (before == null) {
@@ -119,18 +119,43 @@ public final class Driver {
         return new DriverResult(metrics, samples, (metrics.measureFromNanos - start) / 1e9, measured, before, after);
     }
 
-    private void printProgress(RunMetrics m, int second) {
+    /**
+     * One progress line: the measured tpmC and tx/s (during the warm-up, its transactions and tx/s), and
+     * the ETA from the time limits and, where the phases end on a transaction count, the rate so far.
+     */
+    private void printProgress(RunMetrics m, int second, long start) {
         long now = System.nanoTime();
-        long from = m.measureFromNanos == Long.MAX_VALUE ? now : m.measureFromNanos;
-        long total = second + TimeUnit.NANOSECONDS.toSeconds(Math.max(0, Math.min(m.measureToNanos, from
-                + options.duration().toNanos()) - now));
         boolean measuring = now >= m.measureFromNanos;
-        double measuredMinutes = Math.max(1e-9, (now - from) / 60e9);
-        double tpmC = measuring ? m.of(TxType.NEW_ORDER).committed.sum() / measuredMinutes : 0;
-        double txps = measuring ? m.measuredCommitted() / (measuredMinutes * 60) : 0;
-        progress.printf(Locale.ROOT, "\r[%4ds/%ds %-7s] tpmC %,9.0f  tx/s %,8.1f  rollbacks %,d  retries %,d  failures %,d  ETA %s   ",
-                second, total, measuring ? "measure" : "warm-up", tpmC, txps, m.measuredRollbacks(), m.measuredRetries(),
-                m.measuredFailures(), ProgressBar.formatSeconds(Math.max(0, total - second)));
+        long committed = m.totalCommitted();
+        double rate = committed / Math.max(1e-9, (now - start) / 1e9);
+        double measureSeconds = options.duration().toNanos() / 1e9;
+        if (options.transactions() > 0 && rate > 0) {
+            measureSeconds = Math.min(measureSeconds, options.transactions() / rate);
+        }
+        double left;
+        if (measuring) {
+            left = (m.measureToNanos - now) / 1e9;
+            if (options.transactions() > 0 && rate > 0) {
+                left = Math.min(left, Math.max(0, options.transactions() - m.measuredCommitted()) / rate);
+            }
+        } else {
+            double warmupLeft = (start + options.warmup().toNanos() - now) / 1e9;
+            if (options.warmupTransactions() > 0 && rate > 0) {
+                warmupLeft = Math.min(warmupLeft, Math.max(0, options.warmupTransactions() - committed) / rate);
+            }
+            left = Math.max(0, warmupLeft) + measureSeconds;
+        }
+        if (measuring) {
+            double measuredMinutes = Math.max(1e-9, (now - m.measureFromNanos) / 60e9);
+            progress.printf(Locale.ROOT, "\r[%4ds measure] tpmC %,9.0f  tx/s %,8.1f  rollbacks %,d  retries %,d  failures %,d  ETA %s   ",
+                    second, m.of(TxType.NEW_ORDER).committed.sum() / measuredMinutes,
+                    m.measuredCommitted() / (measuredMinutes * 60), m.measuredRollbacks(), m.measuredRetries(),
+                    m.measuredFailures(), ProgressBar.formatSeconds((long) Math.max(0, left)));
+        } else {
+            progress.printf(Locale.ROOT, "\r[%4ds warm-up] transactions %,d%s  tx/s %,8.1f  ETA %s   ", second, committed,
+                    options.warmupTransactions() > 0 ? String.format(Locale.ROOT, " of %,d", options.warmupTransactions()) : "",
+                    rate, ProgressBar.formatSeconds((long) Math.max(0, left)));
+        }
         progress.flush();
     }
 }
