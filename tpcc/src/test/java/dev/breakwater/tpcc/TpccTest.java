@@ -127,10 +127,7 @@ class TpccTest {
                 "--engine-option", "tuner-flush-cause-scaling=true", "--engine-option", "tuner-period=2000"));
         assertEquals(0, code, "exit code");
         JsonNode r = new ObjectMapper().readTree(out.toFile());
-        long committed = 0;
-        for (JsonNode t : r.get("transactions")) {
-            committed += t.get("committed").asLong();
-        }
+        long committed = measuredCommitted(r);
         assertTrue(committed >= 400, "at least the limit committed: " + committed);
         assertTrue(r.get("measuredSeconds").asDouble() < 300, "ended before the duration: " + r.get("measuredSeconds"));
         assertEquals(true, r.get("engineConfig").get("tuner-flush-cause-scaling").asBoolean());
@@ -138,6 +135,16 @@ class TpccTest {
         orderStatusShowsEachCustomersLatestOrder(data);
     }
 
+    /** Transactions the result counts as committed in the measured phase, over all types. */
+    private static long measuredCommitted(JsonNode result) {
+        long committed = 0;
+        for (JsonNode t : result.get("transactions")) {
+            committed += t.get("committed").asLong();
+        }
+        return committed;
+    }
+
+    /** {@code --warmup-transactions}: the warm-up ends on a count, its time being only the limit. */
     @Test
     void warmupTransactionLimitEndsTheWarmupOnACount() throws IOException {
         Path data = copyOf(loaded, dir.resolve("data-warmup-limit"));
@@ -147,10 +154,7 @@ class TpccTest {
                 "--out", out.toString(), "--seed", "13"));
         assertEquals(0, code, "exit code");
         JsonNode r = new ObjectMapper().readTree(out.toFile());
-        long committed = 0;
-        for (JsonNode t : r.get("transactions")) {
-            committed += t.get("committed").asLong();
-        }
+        long committed = measuredCommitted(r);
         assertTrue(committed >= 200, "at least the limit committed in the measured phase: " + committed);
         double warmup = r.get("warmupSeconds").asDouble();
         assertTrue(warmup > 0 && warmup < 300, "the warm-up ended on its count, not its time limit: " + warmup);
