@@ -18,7 +18,9 @@ import java.util.Set;
  * The last level is treated as full and fixes the others' targets: with {@code r = (|L_N|/M)^(1/N)},
  * {@code target(L_i) = M·r^i} while {@code r <= T} (equal ratios, see {@link #target}), else
  * {@code max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write-memory share (the
- * write-memory manager's slow level-sizing share).
+ * write-memory manager's slow level-sizing share). While that share is the registration guess the
+ * target is at least what the level held then ({@link MergeSettings#levelTargetFloor}): the guess
+ * does not merge a level that fitted the share it was written with.
  *
  * <h2>Scores and choice</h2>
  * L0's score is the largest of its group score ({@code groupScore}) and the volume terms of
@@ -253,6 +255,11 @@ public final class LevelingPicker implements MergePicker {
      * when {@code r = T}, so the level count rules ({@link #levelChange}) are unchanged.
      */
     long target(Version v, int i, MergeSettings s) {
+        return Math.max(computedTarget(v, i, s), s.levelTargetFloor(i, v.levelCount()));
+    }
+
+    /** {@link #target} from the share alone, without the held shape's floor ({@link MergeSettings#levelTargetFloor}). */
+    private long computedTarget(Version v, int i, MergeSettings s) {
         int n = v.levelCount() - 1;
         double base = baseBytes(s);
         double last = v.levelBytes(n);
