@@ -38,8 +38,9 @@ package dev.breakwater.lsm.manager;
  * tree has been written for one time constant; until then the tree keeps its number of levels, and
  * its level targets do not fall below the shape it had when it was registered
  * ({@code LsmTree.setLevelCountSettled}; issue 13, tenth session: a read-only YCSB phase merged
- * 0.8–1.4 GB on the guess). A tree that is never written never settles, so the guess never merges
- * a level of it; L0's triggers read the share as it is, settled or not.
+ * 0.8–1.4 GB on the guess), nor is its L0 due by bytes until it has grown. A tree that is never
+ * written never settles, so the guess never merges a level of it; L0's group-count triggers never
+ * wait for a settled share.
  *
  * <p>Thread safety: not thread-safe; confined to the manager's {@code tick} (one thread at a time).
  */

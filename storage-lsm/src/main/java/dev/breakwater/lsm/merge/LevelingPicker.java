@@ -210,10 +210,13 @@ public final class LevelingPicker implements MergePicker {
      * {@code |L0| / (l0MergeGroups·M)}. Under random keys a group holds about {@code M} or less (one
      * pass of partial flushes), so the byte term reaches 1 no earlier than the group count does
      * and changes nothing there; when flushes overlap nothing in L0 (increasing keys, sequential
-     * overwrites) they all join one or two groups and only these terms ever make L0 due.
+     * overwrites) they all join one or two groups and only these terms ever make L0 due. While the
+     * share is a guess the byte term's threshold is at least what L0 held then
+     * ({@link MergeSettings#l0VolumeFloor}): the guess alone does not make an L0 due that has not grown.
      */
     static double volumeScore(Version v, MergeSettings s) {
-        double bytes = (double) v.levelBytes(0) / ((double) s.l0MergeGroups() * s.writeMemoryBytes());
+        double threshold = Math.max((double) s.l0MergeGroups() * s.writeMemoryBytes(), s.l0VolumeFloor());
+        double bytes = (double) v.levelBytes(0) / threshold;
         return Math.max(bytes, tableScore(v, s));
     }
 

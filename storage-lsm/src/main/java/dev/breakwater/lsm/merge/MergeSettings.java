@@ -24,8 +24,9 @@ import java.util.Objects;
  * @param heldLevelBytes     the shape a tree's levels are held at while its write-memory share is a
  *                           guess (just registered, see {@link #levelTargetFloor}): element {@code i}
  *                           is what level {@code i} held then, over all levels {@code 0..N} of that
- *                           version; empty (the usual case) when nothing is held. Element 0 (L0) is
- *                           never used: L0's triggers never wait for the share.
+ *                           version; empty (the usual case) when nothing is held. Of L0's
+ *                           triggers only the byte term reads it ({@link #l0VolumeFloor}); the group
+ *                           and table counts never do.
  */
 public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBytes, long targetTableBytes, int l0MergeTables,
                             int l0MaxGroups, long[] heldLevelBytes) {
@@ -85,13 +86,28 @@ public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBy
      * put levels that fitted before over target: a read-only YCSB phase merged 0.8–1.4 GB
      * (issue 13, ninth session). The shape on disk is what the tree's real share made; it stays the
      * least target until the share is an average of writes again. A level that grows past it (an L0
-     * merge landed in it) merges as its computed target says.
+     * merge landed in it) merges until it is back at that size or under its computed target,
+     * whichever is larger.
      */
     public long levelTargetFloor(int level, int levelCount) {
         if (level < 1 || heldLevelBytes.length != levelCount || level >= levelCount || heldLevelBytes[level] == 0) {
             return 0;
         }
         return heldLevelBytes[level] + 1;
+    }
+
+    /**
+     * The least bytes L0 must exceed to be due by volume ({@code l0MergeGroups·M}): one byte more
+     * than L0 held when the shape was held, 0 when nothing is held or L0 was empty. An L0 that
+     * has not grown since the share became a guess is not due by bytes on the guess alone (measured,
+     * tenth session: a 39 MB L0 left by a write phase's settle, not due at the real share of about
+     * 22 MB, was due at the 4 MB guess after the reopen, and its merge grew L1 past its held size,
+     * whose merge into L2 then wrote 673 MB in a read-only phase). The first flush after the reopen
+     * grows L0, and from then on the byte term is the share's, guess or not. The group-count
+     * triggers, which keep flushes from reaching the slowdown, never read the held shape.
+     */
+    public long l0VolumeFloor() {
+        return heldLevelBytes.length == 0 || heldLevelBytes[0] == 0 ? 0 : heldLevelBytes[0] + 1;
     }
 
     /** A copy holding levels at {@code levelBytes} ({@link #heldLevelBytes}; null or empty: none held). */

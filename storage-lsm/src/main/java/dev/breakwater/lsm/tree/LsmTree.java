@@ -255,8 +255,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
      * its levels at the shape it has now: no level's target falls below what it holds
      * ({@link MergeSettings#levelTargetFloor}) until the share settles, so a guess smaller than the
      * share the levels were written with merges nothing down (issue 13: 0.8–1.4 GB of merges in a
-     * read-only YCSB phase after a reopen). L0's triggers do not read the held shape. Called by one
-     * thread at a time (the manager's register and tick).
+     * read-only YCSB phase after a reopen); nor is L0 due by bytes on the guess until it has grown
+     * ({@link MergeSettings#l0VolumeFloor}). L0's group-count triggers do not read the held shape.
+     * Called by one thread at a time (the manager's register and tick).
      */
     @Override
     public void setLevelCountSettled(boolean settled) {
@@ -265,7 +266,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         } else if (heldLevelBytes == null) { // it was settled until now
             Version v = versions.current();
             long[] held = new long[v.levelCount()];
-            for (int i = 1; i < held.length; i++) {
+            for (int i = 0; i < held.length; i++) {
                 held[i] = v.levelBytes(i);
             }
             heldLevelBytes = held;

@@ -56,6 +56,32 @@ class HeldLevelTargetsTest {
         assertEquals(1, t.outputLevel(), "L0 is due at 2 groups whatever is held: " + t);
         GarneringPicker garnering = new GarneringPicker(0.5);
         assertEquals(1, garnering.pick(v, Set.of(), GUESS.withHeldLevels(held)).orElseThrow().outputLevel(), "and for Garnering");
+        // Held with these very groups in L0: the group count is never held.
+        assertEquals(1, new LevelingPicker().pick(v, Set.of(), GUESS.withHeldLevels(shape(v))).orElseThrow().outputLevel());
+    }
+
+    @Test
+    void anL0ThatHasNotGrownIsNotDueByBytesOnTheGuessAlone() {
+        // One group of 150 B: under the real share of 100 not due by bytes (2 * 100), under the guess of 50 it is (2 * 50).
+        Version atOpen = Scenario.parse("""
+                L0: a-m:150
+                L1: a-f:300 g-z:300
+                L2: a-z:5000
+                """);
+        LevelingPicker picker = new LevelingPicker();
+        MergeTask unheld = picker.pick(atOpen, Set.of(), GUESS).orElseThrow();
+        assertEquals(1, unheld.outputLevel(), "precondition: the guess makes L0 due by bytes: " + unheld);
+        MergeSettings held = GUESS.withHeldLevels(shape(atOpen));
+        assertEquals(151, held.l0VolumeFloor());
+        assertEquals(Optional.empty(), picker.pick(atOpen, Set.of(), held));
+        assertEquals(Optional.empty(), new GarneringPicker(0.5).pick(atOpen, Set.of(), held), "nor for Garnering");
+        // One flush later L0 has grown: due by bytes as the share says.
+        Version flushed = Scenario.parse("""
+                L0: a-m:150 n-z:1
+                L1: a-f:300 g-z:300
+                L2: a-z:5000
+                """);
+        assertEquals(1, picker.pick(flushed, Set.of(), held).orElseThrow().outputLevel());
     }
 
     @Test
