@@ -102,7 +102,7 @@ public record MergeSettings(int sizeRatio, int l0MergeGroups, long writeMemoryBy
      * has not grown since the share became a guess is not due by bytes on the guess alone (measured,
      * tenth session: a 39 MB L0 left by a write phase's settle, not due at the real share of about
      * 22 MB, was due at the 4 MB guess after the reopen, and its merge grew L1 past its held size,
-     * whose merge into L2 then wrote 673 MB in a read-only phase). The first flush after the reopen
+     * whose merge into L2 then wrote 606 MB in a read-only phase). The first flush after the reopen
      * grows L0, and from then on the byte term is the share's, guess or not. The group-count
      * triggers, which keep flushes from reaching the slowdown, never read the held shape.
      */
