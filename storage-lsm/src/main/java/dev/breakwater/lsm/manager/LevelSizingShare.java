@@ -15,9 +15,15 @@ package dev.breakwater.lsm.manager;
  * sized for a share it will have again once writes resume.
  *
  * <h2>Rule</h2>
- * Each update moves this share toward the fast average by {@code dt / timeConstant} (at most all
- * the way), where {@code dt} is the time since the previous update, <em>but only if the tree wrote
- * since then</em>: the share is an average over the time the tree is written. The time constant is
+ * Each update moves this share toward the fast average by {@code dt / min(timeConstant, written)}
+ * (at most all the way), where {@code dt} is the time since the previous update and {@code written}
+ * the time the tree has been written since the first update (this one's {@code dt} included),
+ * <em>but only if the tree wrote since then</em>: the share is an average over the time the tree is
+ * written. For the first time constant of writes that is their plain mean, so the first written
+ * update replaces the registration guess and none of the guess is left when the share settles
+ * (with {@code dt / timeConstant} throughout, 37% of it was: computed, a reopened tree written with
+ * 28 MB on a 4 MB guess settles at 19 MB, under which its levels, sized for 28 MB, are over target).
+ * The time constant is
  * {@link #TIME_CONSTANT_NANOS} (10 s) unless {@link WriteMemoryOptions#levelShareTimeConstantNanos}
  * says otherwise: tens of seal/flush cycles, while the tuner's steps (every 5 s at the fastest,
  * every 10 minutes by default) are followed within a few of its cycles. An idle
@@ -29,7 +35,12 @@ package dev.breakwater.lsm.manager;
  * a reopened tree whose L1 fits its real share found {@code |L1| > M·T} and added a level on its
  * first flush, and its old L1 was then merged down into a last level of a GB (issue 13: 3.9 GB of
  * L2 → L3 merges in a YCSB phase after a reopen). So the share is {@link #settled()} only after the
- * tree has been written for one time constant; until then the tree keeps its number of levels.
+ * tree has been written for one time constant; until then the tree keeps its number of levels, and
+ * its level targets do not fall below the shape it had when it was registered
+ * ({@code LsmTree.setLevelCountSettled}; issue 13, tenth session: a read-only YCSB phase merged
+ * 0.8–1.4 GB on the guess), nor is its L0 due by bytes until it has grown. A tree that is never
+ * written never settles, so the guess never merges a level of it; L0's group-count triggers never
+ * wait for a settled share.
  *
  * <p>Thread safety: not thread-safe; confined to the manager's {@code tick} (one thread at a time).
  */
@@ -65,9 +76,10 @@ final class LevelSizingShare {
             share = fastShare;
         } else if (entriesWritten != lastEntriesWritten) {
             long dt = Math.max(0, nowNanos - lastNanos);
-            double w = Math.min(1.0, dt / (double) timeConstantNanos);
-            share += w * (fastShare - share);
             writtenNanos = Math.min(timeConstantNanos, writtenNanos + dt);
+            // dt / written time while that is under one time constant: the mean over the writes so far, not the guess
+            double w = writtenNanos == 0 ? 1.0 : Math.min(1.0, dt / (double) writtenNanos);
+            share += w * (fastShare - share);
         }
         lastEntriesWritten = entriesWritten;
         lastNanos = nowNanos;

@@ -103,7 +103,8 @@ public final class GarneringPicker implements MergePicker {
 
     /**
      * The capacity level {@code i < N} merges at: the larger of {@code C_i(N)} and
-     * {@code D · C_i(N) / C_N(N)}, where {@code D} is all disk data (the ratio does not depend on M).
+     * {@code D · C_i(N) / C_N(N)}, where {@code D} is all disk data (the ratio does not depend on M),
+     * and at least the held shape's floor ({@link MergeSettings#levelTargetFloor}) while the share is a guess.
      */
     long capacity(int i, Version v, MergeSettings s) {
         int n = v.levelCount() - 1;
@@ -112,7 +113,7 @@ public final class GarneringPicker implements MergePicker {
             return byMemory;
         }
         double byData = diskBytes(v) * ((double) byMemory / capacity(n, n, s, scale));
-        return (long) Math.max(byMemory, Math.min(byData, Long.MAX_VALUE));
+        return Math.max((long) Math.max(byMemory, Math.min(byData, Long.MAX_VALUE)), s.levelTargetFloor(i, v.levelCount()));
     }
 
     private static long diskBytes(Version v) {

@@ -18,7 +18,9 @@ import java.util.Set;
  * The last level is treated as full and fixes the others' targets: with {@code r = (|L_N|/M)^(1/N)},
  * {@code target(L_i) = M·r^i} while {@code r <= T} (equal ratios, see {@link #target}), else
  * {@code max(M·T^i, |L_N| / T^(N-i))}, where {@code M} is the tree's write-memory share (the
- * write-memory manager's slow level-sizing share).
+ * write-memory manager's slow level-sizing share). While that share is the registration guess the
+ * target is at least what the level held then ({@link MergeSettings#levelTargetFloor}): the guess
+ * does not merge a level that fitted the share it was written with.
  *
  * <h2>Scores and choice</h2>
  * L0's score is the largest of its group score ({@code groupScore}) and the volume terms of
@@ -208,10 +210,13 @@ public final class LevelingPicker implements MergePicker {
      * {@code |L0| / (l0MergeGroups·M)}. Under random keys a group holds about {@code M} or less (one
      * pass of partial flushes), so the byte term reaches 1 no earlier than the group count does
      * and changes nothing there; when flushes overlap nothing in L0 (increasing keys, sequential
-     * overwrites) they all join one or two groups and only these terms ever make L0 due.
+     * overwrites) they all join one or two groups and only these terms ever make L0 due. While the
+     * share is a guess the byte term's threshold is at least what L0 held then
+     * ({@link MergeSettings#l0VolumeFloor}): the guess alone does not make an L0 due that has not grown.
      */
     static double volumeScore(Version v, MergeSettings s) {
-        double bytes = (double) v.levelBytes(0) / ((double) s.l0MergeGroups() * s.writeMemoryBytes());
+        double threshold = Math.max((double) s.l0MergeGroups() * s.writeMemoryBytes(), s.l0VolumeFloor());
+        double bytes = (double) v.levelBytes(0) / threshold;
         return Math.max(bytes, tableScore(v, s));
     }
 
@@ -253,6 +258,11 @@ public final class LevelingPicker implements MergePicker {
      * when {@code r = T}, so the level count rules ({@link #levelChange}) are unchanged.
      */
     long target(Version v, int i, MergeSettings s) {
+        return Math.max(computedTarget(v, i, s), s.levelTargetFloor(i, v.levelCount()));
+    }
+
+    /** {@link #target} from the share alone, without the held shape's floor ({@link MergeSettings#levelTargetFloor}). */
+    private long computedTarget(Version v, int i, MergeSettings s) {
         int n = v.levelCount() - 1;
         double base = baseBytes(s);
         double last = v.levelBytes(n);

@@ -72,7 +72,8 @@ public final class RunsPerLevelPicker implements MergePicker {
         List<double[]> scored = new ArrayList<>(); // {level, score}
         scored.add(new double[] {0, (double) v.level(0).size() / s.l0MergeGroups()});
         for (int i = 1; i < v.levelCount(); i++) {
-            double score = (double) v.levelBytes(i) / capacity(s, i);
+            // While the share is a guess, a level's capacity is at least what it held then (MergeSettings.levelTargetFloor).
+            double score = (double) v.levelBytes(i) / Math.max(capacity(s, i), s.levelTargetFloor(i, v.levelCount()));
             int runs = v.level(i).size();
             if (runs > k) {
                 score = Math.max(score, (double) runs / k);

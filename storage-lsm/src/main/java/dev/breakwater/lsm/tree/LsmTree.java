@@ -94,6 +94,11 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     private volatile long writeMemoryShare;
     /** See {@link #setLevelCountSettled}; true for a tree no write-memory manager sizes. */
     private volatile boolean levelCountSettled = true;
+    /**
+     * The bytes of each level (L0..LN) when the share last became unsettled, which level targets
+     * do not fall below while it stays so ({@link MergeSettings#levelTargetFloor}); null while settled.
+     */
+    private volatile long[] heldLevelBytes;
     /** Size at which the active table is sealed: {@link LsmTreeOptions#memoryTableBytes()} until {@link #setActiveComponentBytes} moves it. */
     private volatile long activeComponentBytes;
     /** Pool fraction in use from which writers are slowed; above 1: never (standalone trees). */
@@ -243,8 +248,29 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         this.writeMemoryShare = Math.max(1, bytes);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>When the share becomes unsettled (registration right after an open) the tree also holds
+     * its levels at the shape it has now: no level's target falls below what it holds
+     * ({@link MergeSettings#levelTargetFloor}) until the share settles, so a guess smaller than the
+     * share the levels were written with merges nothing down (issue 13: 0.8–1.4 GB of merges in a
+     * read-only YCSB phase after a reopen); nor is L0 due by bytes on the guess until it has grown
+     * ({@link MergeSettings#l0VolumeFloor}). L0's group-count triggers do not read the held shape.
+     * Called by one thread at a time (the manager's register and tick).
+     */
     @Override
     public void setLevelCountSettled(boolean settled) {
+        if (settled) {
+            heldLevelBytes = null;
+        } else if (heldLevelBytes == null) { // it was settled until now
+            Version v = versions.current();
+            long[] held = new long[v.levelCount()];
+            for (int i = 0; i < held.length; i++) {
+                held[i] = v.levelBytes(i);
+            }
+            heldLevelBytes = held;
+        }
         this.levelCountSettled = settled;
     }
 
@@ -294,9 +320,9 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         return MemoryMergeSettings.withBase(activeComponentBytes);
     }
 
-    /** Merge settings with the current write-memory share. */
+    /** Merge settings with the current write-memory share and, while it is unsettled, the held level shape. */
     MergeSettings mergeSettings() {
-        return options.mergeSettings().withWriteMemory(writeMemoryShare);
+        return options.mergeSettings().withWriteMemory(writeMemoryShare).withHeldLevels(heldLevelBytes);
     }
 
     /**

@@ -137,6 +137,24 @@ class LevelSizingShareTest {
     }
 
     @Test
+    void aReopenedTreeSettlesAtTheShareItIsWrittenWithNotPartWayFromTheGuess() {
+        // Just opened: the first ticks find the tree holding nothing; then it is written with 64 MB.
+        FakeTree t = new FakeTree("usertable");
+        manager.register(t, "ycsb");
+        for (long i = 0; i < 200; i++) { // 1 s idle
+            tick();
+        }
+        while (!t.levelCountSettled) {
+            t.memory = 64 * MB;
+            t.entries += 10;
+            tick();
+        }
+        // The mean of the fast average over the first 10 s of writes (it takes about half a second to
+        // climb): with dt / timeConstant from the start the share would be 63% of the way, about 40 MB.
+        assertTrue(t.share > 0.9 * 64 * MB && t.share <= 64 * MB, "settled at " + t.share);
+    }
+
+    @Test
     void theShareFollowsAGrowingWriteMemoryWithinTensOfSeconds() {
         FakeTree t = new FakeTree("order_line");
         manager.register(t, "order_line");
