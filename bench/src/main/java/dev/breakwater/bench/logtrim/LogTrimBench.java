@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +43,8 @@ import java.util.stream.Stream;
  * field STRING)} of {@code --records} records of about {@code --record-bytes} (compressible text:
  * words from a 256-word vocabulary, as db_bench's compressibility 0.5), loaded by upserts in key
  * order, then {@code --seconds} of a workload from {@code --threads} threads over uniformly random
- * keys: {@code write-only} (upserts), {@code mixed} (50% reads) or {@code read-heavy} (95% reads).
+ * keys ({@code --distribution zipfian}: YCSB's scrambled Zipfian, see {@link KeyChooser}):
+ * {@code write-only} (upserts), {@code mixed} (50% reads) or {@code read-heavy} (95% reads).
  * ASYNC durability (the paper's setting). Reported: ops/s of the timed phase, the peak of the log
  * directory's size on disk (sampled every 50 ms over load and run, from the file sizes), bytes
  * flushed by cause, merge bytes, and the packer's counters.
@@ -68,6 +70,8 @@ public final class LogTrimBench {
             "  --variant base|trim|lz4|plain   base: today's log; trim: log-trim + log-compression (run mode);",
             "                           plain / lz4: compression off / on (recovery mode)",
             "  --workload write-only|mixed|read-heavy   (run mode, default write-only)",
+            "  --distribution uniform|zipfian   run mode: keys of the workload (default uniform; zipfian: YCSB's",
+            "                           scrambled Zipfian, constant 0.99)",
             "  --records N              records loaded (default 400000)",
             "  --record-bytes N         bytes of the text field (default 1000)",
             "  --seconds N              timed phase (default 60)",
@@ -168,6 +172,8 @@ public final class LogTrimBench {
             default -> throw new IllegalArgumentException("unknown workload " + workload);
         };
         long records = Long.parseLong(o.getOrDefault("records", "400000"));
+        String distribution = o.getOrDefault("distribution", "uniform");
+        KeyChooser.of(distribution, records); // rejects an unknown name before anything is copied
         int recordBytes = Integer.parseInt(o.getOrDefault("record-bytes", "1000"));
         int seconds = Integer.parseInt(o.getOrDefault("seconds", "60"));
         int warmup = Integer.parseInt(o.getOrDefault("warmup", "0"));
@@ -184,6 +190,7 @@ public final class LogTrimBench {
         out.put("mode", "run");
         out.put("variant", variant);
         out.put("workload", workload);
+        out.put("distribution", distribution);
         out.put("records", records);
         out.put("record-bytes", recordBytes);
         out.put("threads", threads);
@@ -204,10 +211,25 @@ public final class LogTrimBench {
             Dataset ds = image == null ? engine.createDataset(spec()) : engine.dataset(spec().name());
             AtomicLong peakLog = new AtomicLong();
             AtomicBoolean sampling = new AtomicBoolean(true);
+            // Set once the timed phase starts: after the warmup, or after the load when there is none.
+            AtomicBoolean timing = new AtomicBoolean(warmup == 0 && image != null);
+            // Means over the timed phase, sampled every 500 ms: bytes in write memory, the log's span
+            // (bytes logged since the truncation point) and its size on disk (what the log rule compares).
+            long[] means = new long[4]; // samples, write memory, log span, log on disk; guarded by itself
             Path logDir = dir.resolve("log");
             Thread sampler = new Thread(() -> {
-                while (sampling.get()) {
-                    peakLog.accumulateAndGet(dirBytes(logDir), Math::max);
+                for (long i = 0; sampling.get(); i++) {
+                    long onDisk = dirBytes(logDir);
+                    peakLog.accumulateAndGet(onDisk, Math::max);
+                    if (i % 10 == 0 && timing.get()) {
+                        EngineStatistics s = engine.statistics();
+                        synchronized (means) {
+                            means[0]++;
+                            means[1] += s.writeMemoryUsed();
+                            means[2] += s.logSizeBytes();
+                            means[3] += onDisk;
+                        }
+                    }
                     sleep(50);
                 }
             }, "log-size-sampler");
@@ -219,11 +241,13 @@ public final class LogTrimBench {
                 out.put("load-seconds", (System.nanoTime() - loadStart) / 1e9);
                 out.put("peak-log-bytes-load", peakLog.get());
             }
+            if (warmup == 0) {
+                timing.set(true);
+            }
             AtomicLong[] progress = new AtomicLong[threads];
             for (int t = 0; t < threads; t++) {
                 progress[t] = new AtomicLong();
             }
-            AtomicBoolean timing = new AtomicBoolean(warmup == 0);
             AtomicLong runStart = new AtomicLong(System.nanoTime());
             AtomicReference<PhaseCounters> before = new AtomicReference<>(PhaseCounters.now(engine));
             long warmupEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmup);
@@ -249,6 +273,9 @@ public final class LogTrimBench {
                             p.set(0);
                         }
                         peakLog.set(0);
+                        synchronized (means) {
+                            Arrays.fill(means, 0);
+                        }
                         before.set(PhaseCounters.now(engine));
                         runStart.set(System.nanoTime());
                         timing.set(true);
@@ -266,10 +293,11 @@ public final class LogTrimBench {
             clock.start();
             parallel(threads, t -> {
                 SplittableRandom r = new SplittableRandom(1000 + t);
+                KeyChooser keys = KeyChooser.of(distribution, records);
                 long n = 0;
                 AtomicLong mine = progress[t];
                 while ((n & 63) != 0 || System.nanoTime() < deadline) {
-                    long id = r.nextLong(records);
+                    long id = keys.next(r);
                     if (r.nextInt(100) < readPercent) {
                         ds.get(Key.of(id));
                     } else {
@@ -298,6 +326,12 @@ public final class LogTrimBench {
                 out.put("ops-per-10s", new ArrayList<>(timeline));
             }
             out.put("peak-log-bytes", peakLog.get());
+            synchronized (means) {
+                long n = Math.max(1, means[0]);
+                out.put("mean-write-memory-used", means[1] / n);
+                out.put("mean-log-span-bytes", means[2] / n);
+                out.put("mean-log-disk-bytes", means[3] / n);
+            }
             out.put("flush", flushBytes(before.get().engine(), after.engine()));
             out.put("phase", after.since(before.get(), ops));
             out.put("packer-run", diff(before.get().packer(), engine.logPackerStatistics()));

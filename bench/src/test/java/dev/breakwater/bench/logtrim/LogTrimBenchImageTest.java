@@ -2,13 +2,16 @@ package dev.breakwater.bench.logtrim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,5 +48,51 @@ class LogTrimBenchImageTest {
         try (var left = Files.list(root.resolve("work"))) {
             assertEquals(List.of(), left.toList(), "the run's copy is deleted");
         }
+    }
+
+    @Test
+    void zipfianKeysAreSkewedAndUniformKeysAreNot() {
+        int records = 10_000;
+        int draws = 200_000;
+        for (String d : List.of("uniform", "zipfian")) {
+            KeyChooser keys = KeyChooser.of(d, records);
+            SplittableRandom r = new SplittableRandom(7);
+            int[] hits = new int[records];
+            for (int i = 0; i < draws; i++) {
+                long k = keys.next(r);
+                assertTrue(k >= 0 && k < records, d + " key out of range: " + k);
+                hits[(int) k]++;
+            }
+            int[] sorted = hits.clone();
+            Arrays.sort(sorted);
+            long top1Percent = 0;
+            for (int i = records - records / 100; i < records; i++) {
+                top1Percent += sorted[i];
+            }
+            double share = top1Percent / (double) draws;
+            if (d.equals("uniform")) {
+                assertTrue(share < 0.02, "uniform: the hottest 1% of keys take about 1% of operations: " + share);
+            } else {
+                assertTrue(share > 0.1, "zipfian: the hottest 1% of keys take ten times their share: " + share);
+            }
+        }
+    }
+
+    @Test
+    void aZipfianRunReportsItsDistributionAndWhatMemoryAndTheLogHeld(@TempDir Path root) throws Exception {
+        Path image = root.resolve("image");
+        Map<String, String> o = new HashMap<>(Map.of("records", "3000", "record-bytes", "300", "threads", "2",
+                "write-memory-mb", "4", "total-memory-mb", "16", "max-log-mb", "2", "segment-mb", "1",
+                "image", image.toString()));
+        LogTrimBench.load(o, root.resolve("work"));
+        o.putAll(Map.of("variant", "base", "seconds", "2", "warmup", "1", "direct-io", "false",
+                "distribution", "zipfian"));
+        Map<String, Object> out = LogTrimBench.run(o, root.resolve("work"));
+        assertEquals("zipfian", out.get("distribution"));
+        assertTrue((Long) out.get("ops") > 0);
+        assertTrue((Long) out.get("mean-log-span-bytes") > 0, "upserts were logged: " + out);
+        assertTrue((Long) out.get("mean-write-memory-used") > 0, "upserts were in memory: " + out);
+        o.put("distribution", "pareto");
+        assertThrows(IllegalArgumentException.class, () -> LogTrimBench.run(o, root.resolve("work")));
     }
 }
