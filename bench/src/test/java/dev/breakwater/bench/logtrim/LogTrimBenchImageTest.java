@@ -21,12 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LogTrimBenchImageTest {
 
+    /** Options of a tiny loaded image at {@code image}: 3,000 records of 300 bytes in 16 MiB. */
+    private static Map<String, String> tinyImage(Path image) {
+        return new HashMap<>(Map.of("records", "3000", "record-bytes", "300", "threads", "2",
+                "write-memory-mb", "4", "total-memory-mb", "16", "max-log-mb", "2", "segment-mb", "1",
+                "image", image.toString()));
+    }
+
     @Test
     void aRunFromAnImageLeavesTheImageAndReportsThePhase(@TempDir Path root) throws Exception {
         Path image = root.resolve("image");
-        Map<String, String> o = new HashMap<>(Map.of("records", "3000", "record-bytes", "300", "threads", "2",
-                "write-memory-mb", "4", "total-memory-mb", "16", "max-log-mb", "2", "segment-mb", "1",
-                "image", image.toString()));
+        Map<String, String> o = tinyImage(image);
         Map<String, Object> loaded = LogTrimBench.load(o, root.resolve("work"));
         long imageBytes = (Long) loaded.get("image-bytes");
         assertTrue(imageBytes > 3000L * 300 / 2, "the image holds the loaded data: " + imageBytes);
@@ -81,9 +86,7 @@ class LogTrimBenchImageTest {
     @Test
     void aZipfianRunReportsItsDistributionAndWhatMemoryAndTheLogHeld(@TempDir Path root) throws Exception {
         Path image = root.resolve("image");
-        Map<String, String> o = new HashMap<>(Map.of("records", "3000", "record-bytes", "300", "threads", "2",
-                "write-memory-mb", "4", "total-memory-mb", "16", "max-log-mb", "2", "segment-mb", "1",
-                "image", image.toString()));
+        Map<String, String> o = tinyImage(image);
         LogTrimBench.load(o, root.resolve("work"));
         o.putAll(Map.of("variant", "base", "seconds", "2", "warmup", "1", "direct-io", "false",
                 "distribution", "zipfian"));
