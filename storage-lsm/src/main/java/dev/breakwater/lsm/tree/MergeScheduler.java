@@ -4,6 +4,7 @@ import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.lsm.merge.Coalescing;
 import dev.breakwater.lsm.merge.LevelingPicker;
 import dev.breakwater.lsm.merge.MergePicker;
+import dev.breakwater.lsm.merge.MergeSettings;
 import dev.breakwater.lsm.merge.MergeTask;
 import dev.breakwater.lsm.version.TableMeta;
 import dev.breakwater.lsm.version.Version;
@@ -58,7 +59,9 @@ final class MergeScheduler {
         boolean changedLevels = false; // at most one level change per call: never loop on a policy that flips
         while (!shutdown && tree.backgroundError == null && running < MAX_CONCURRENT) {
             Version v = tree.versions.current();
-            if (!changedLevels && tree.levelCountSettled() && picker.levelChangeHoldsMerges(v, tree.mergeSettings())) {
+            // one decision reads one share and one held shape (both may move between calls)
+            MergeSettings settings = tree.mergeSettings();
+            if (!changedLevels && tree.levelCountSettled() && picker.levelChangeHoldsMerges(v, settings)) {
                 // A due level change goes before the next merge: wait for the running ones to end.
                 if (running > 0) {
                     notifyAll();
@@ -69,9 +72,9 @@ final class MergeScheduler {
                     continue;
                 }
             }
-            Optional<MergeTask> task = picker.pick(v, busy, tree.mergeSettings());
+            Optional<MergeTask> task = picker.pick(v, busy, settings);
             if (picker instanceof LevelingPicker leveling) { // trivial moves and coalescing of non-overlapping tables
-                task = Coalescing.refine(leveling, task, v, busy, tree.mergeSettings());
+                task = Coalescing.refine(leveling, task, v, busy, settings);
             }
             if (task.isEmpty()) {
                 if (running == 0 && !changedLevels && applyLevelChange(v)) {
