@@ -103,6 +103,10 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
     Path plot;
     @Option(names = "--quiet", description = "No per-second progress lines.")
     boolean quiet;
+    @Option(names = "--tree-series-millis", defaultValue = "1000",
+            description = "Per-tree time series (write memory by level, flushes by cause, L0) every this many milliseconds, kept "
+                    + "in each row's treeSeries (0: none). Default: ${DEFAULT-VALUE}.")
+    long treeSeriesMillis;
     @Option(names = "--replot", description = "Run nothing: read the rows of this JSON result and redraw the PNG and table.")
     Path replot;
 
@@ -203,6 +207,10 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         if (quiet) {
             args.add("--quiet");
         }
+        if (treeSeriesMillis > 0) {
+            args.add("--tree-series-millis");
+            args.add(Long.toString(treeSeriesMillis));
+        }
         Map<String, Object> r = ExtendedYcsb.runConfiguration(args.toArray(String[]::new));
         Map<String, Object> run = Figures.map(r, "run");
         Map<String, Object> eng = Figures.map(run, "engine");
@@ -235,6 +243,10 @@ public final class MultiTreeWriteFigure implements Callable<Integer> {
         row.put("load", Map.of("seconds", Figures.map(r, "load").get("seconds")));
         row.put("config", r.get("config"));
         row.put("trees", eng.get("trees"));
+        if (run.containsKey("treeSeries")) {
+            row.put("treeSeriesWarmupSeconds", run.get("treeSeriesWarmupSeconds"));
+            row.put("treeSeries", run.get("treeSeries"));
+        }
         return row;
     }
 

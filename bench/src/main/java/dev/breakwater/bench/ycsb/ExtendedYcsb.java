@@ -163,6 +163,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
     boolean noLoad;
     @Option(names = "--quiet", description = "No progress lines.")
     boolean quiet;
+    @Option(names = "--tree-series-millis", defaultValue = "0",
+            description = "Record a per-tree time series of write memory, flushes and L0 every this many milliseconds of the "
+                    + "warm-up and the measured phase, in the result's run.treeSeries (0: none). Default: ${DEFAULT-VALUE}.")
+    long treeSeriesMillis;
 
     private final PrintStream err = System.err;
     /** The engine configuration of the current run (for the cost's weights). */
@@ -491,6 +495,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
             long threadSeed = seed * 1_000_003 + t;
             workers.add(new Thread(() -> worker(engine, state, claimed, datasetChooser, fieldChooser, threadSeed), "ycsb-run-" + t));
         }
+        TreeSeries series = treeSeriesMillis > 0 ? new TreeSeries(engine, treeSeriesMillis) : null;
+        if (series != null) {
+            series.start();
+        }
         workers.forEach(Thread::start);
         if (warmup > 0) {
             Progress wp = new Progress("warm-up", state::totalOps, 0, warmup);
@@ -526,6 +534,7 @@ public final class ExtendedYcsb implements Callable<Integer> {
         progress.stop();
         throwFirst(state);
         Snapshot after = Snapshot.take(engine);
+        List<Map<String, Object>> seriesSamples = series == null ? null : series.stop();
 
         long total = 0;
         Map<String, Object> ops = new LinkedHashMap<>();
@@ -552,6 +561,10 @@ public final class ExtendedYcsb implements Callable<Integer> {
         m.put("scannedRecords", state.scannedRecords.sum());
         m.put("ops", ops);
         m.put("engine", after.minus(before, state.bytesIngested.sum(), total, config));
+        if (seriesSamples != null) {
+            m.put("treeSeriesWarmupSeconds", warmup);
+            m.put("treeSeries", seriesSamples);
+        }
         return m;
     }
 

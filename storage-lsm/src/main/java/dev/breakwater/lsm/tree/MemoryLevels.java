@@ -118,6 +118,32 @@ final class MemoryLevels {
         return b;
     }
 
+    /** Bytes of each run, newest first (the statistics' memory shape). */
+    List<Long> runBytes() {
+        List<Long> out = new ArrayList<>(runs.size());
+        for (List<MemorySSTable> run : runs) {
+            long b = 0;
+            for (MemorySSTable t : run) {
+                b += t.bytesUsed();
+            }
+            out.add(b);
+        }
+        return out;
+    }
+
+    /** Entries of each run, newest first (within a run, one version per key unless a snapshot kept more). */
+    List<Long> runEntries() {
+        List<Long> out = new ArrayList<>(runs.size());
+        for (List<MemorySSTable> run : runs) {
+            long n = 0;
+            for (MemorySSTable t : run) {
+                n += t.entryCount();
+            }
+            out.add(n);
+        }
+        return out;
+    }
+
     long minLogLsn() {
         long m = Long.MAX_VALUE;
         for (MemorySSTable t : all()) {

@@ -19,6 +19,8 @@ final class TreeStatistics {
     final LongAdder bytesFlushed = new LongAdder();
     /** Bytes flushed, by {@link FlushCause} ordinal. */
     final LongAdder[] bytesFlushedBy = {new LongAdder(), new LongAdder(), new LongAdder()};
+    /** Flushes installed, by {@link FlushCause} ordinal. */
+    final LongAdder[] flushesBy = {new LongAdder(), new LongAdder(), new LongAdder()};
     final LongAdder merges = new LongAdder();
     /** Merges done as a trivial move (one version edit, nothing rewritten); not in {@link #merges}. */
     final LongAdder trivialMoves = new LongAdder();
@@ -28,6 +30,16 @@ final class TreeStatistics {
     final LongAdder memoryMergeBytes = new LongAdder();
     /** Input bytes of seals: the sealed M0's pages plus the M1 tables merged with it. */
     final LongAdder memorySealBytes = new LongAdder();
+    /**
+     * Seals that found the write-memory pool without pages for their compact copy, and the bytes the
+     * flushes made to free pages for them wrote (read by the time series of docs/benchmarks-memory.md).
+     */
+    final LongAdder sealsWithoutRoom = new LongAdder();
+    /** Seals that waited for the flush policy to free pool room before building. */
+    final LongAdder sealRoomWaits = new LongAdder();
+    final LongAdder bytesFlushedForSealRoom = new LongAdder();
+    /** Bytes written by partitioned flushes the log asked for (however {@link Flusher} labelled their cause). */
+    final LongAdder bytesFlushedForLogRequest = new LongAdder();
     final LongAdder mergeBytesRead = new LongAdder();
     /** Bytes merges have written, added per page batch as written (not at install). */
     final LongAdder mergeBytesWritten = new LongAdder();

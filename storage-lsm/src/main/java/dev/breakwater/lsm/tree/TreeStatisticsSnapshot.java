@@ -44,6 +44,8 @@ import java.util.List;
  * @param memorySealBytes      partitioned component: input bytes of seals (the sealed M0's pages plus
  *                             the overlapping M1 tables it was merged with); with
  *                             {@code memoryMergeBytes}, what the memory levels rewrote
+ * @param shape                what the tree's memory holds now and how its flushes split by cause
+ *                             ({@link MemoryShape}); for benchmarks that follow it over time
  */
 public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
                                      long bytesFlushedForLog, long merges,
@@ -52,7 +54,50 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
                                      long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
                                      long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
-                                     int deepestLevel, long deepestLevelBytes, long memorySealBytes) {
+                                     int deepestLevel, long deepestLevelBytes, long memorySealBytes,
+                                     MemoryShape shape) {
+
+    /**
+     * The shape of a tree's write memory at one moment, and its flush counts by cause.
+     *
+     * @param activeBytes       bytes of the active memory table (M0, or the whole B+-dynamic component)
+     * @param activeEntries     entries in it, every version counted (the active table keeps them all)
+     * @param sealedBytes       bytes of sealed memory tables still waiting for their seal or flush
+     * @param runBytes          partitioned component: bytes of each memory-level run, newest first
+     *                          (M1's runs, then one per deeper level); empty for a monolithic one
+     * @param runEntries        entries of each of those runs
+     * @param flushesForMemory  flushes installed because memory ran short or a table filled
+     * @param flushesForLog     flushes installed to let the log be truncated
+     * @param sealsWithoutRoom  partitioned component: seals that found the write-memory pool without pages
+     *                          for their compact copy of M0 and the M1 tables it overlaps
+     * @param bytesFlushedForSealRoom bytes written by the flushes made to free pages for those seals
+     *                          (also in {@code bytesFlushedForMemory})
+     * @param bytesFlushedForLogRequest partitioned component: bytes written by flushes the log asked for,
+     *                          also those counted as memory-triggered because the pool was full then
+     * @param sealRoomWaits     partitioned component: seals that waited for the flush policy to free
+     *                          pool room for their copy before building
+     */
+    public record MemoryShape(long activeBytes, long activeEntries, long sealedBytes, List<Long> runBytes, List<Long> runEntries,
+                              long flushesForMemory, long flushesForLog, long sealsWithoutRoom, long bytesFlushedForSealRoom,
+                              long bytesFlushedForLogRequest, long sealRoomWaits) {
+        /** No memory, no flushes. */
+        public static final MemoryShape NONE = new MemoryShape(0, 0, 0, List.of(), List.of(), 0, 0, 0, 0, 0, 0);
+    }
+
+    /** The snapshot without a memory shape ({@link MemoryShape#NONE}), for callers that have none to give. */
+    public TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
+                                  long bytesFlushedForLog, long merges,
+                                  long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
+                                  List<Integer> levelTables, int l0Groups, long memoryBytes, long bloomProbes,
+                                  long bloomNegatives, long bloomFalsePositives, long flushSlowdowns, long flushStops,
+                                  long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
+                                  long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
+                                  int deepestLevel, long deepestLevelBytes, long memorySealBytes) {
+        this(entriesWritten, flushes, bytesFlushed, bytesFlushedForMemory, bytesFlushedForLog, merges, mergeBytesRead, mergeBytesWritten,
+                levelBytes, levelTables, l0Groups, memoryBytes, bloomProbes, bloomNegatives, bloomFalsePositives, flushSlowdowns, flushStops,
+                flushStallNanos, writeSlowdowns, writeStalls, writeStallNanos, memorySeals, memoryMerges, memoryMergeBytes,
+                mergeBytesWrittenByLevel, deepestLevel, deepestLevelBytes, memorySealBytes, MemoryShape.NONE);
+    }
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */
     public double mergeAmplification() {
