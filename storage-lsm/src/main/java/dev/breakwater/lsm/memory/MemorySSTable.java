@@ -144,18 +144,27 @@ public final class MemorySSTable {
     /**
      * As {@link #build(PagePool, EntryCursor, long, double, long, long)}, from records read in place:
      * each record is copied once, from its source pages straight into the new table's (the path of
-     * seals and memory merges).
+     * seals and memory merges). The table's minimum log LSN is the smallest
+     * {@link RecordCursor#logLsnFloor()} of the records it takes when the source knows them all
+     * (never below {@code minLogLsn}), else {@code minLogLsn}.
      */
     public static BuildResult build(PagePool pool, RecordCursor source, long targetBytes, double bloomBitsPerKey,
                                     long minLogLsn, long maxLogLsn) {
         MemorySSTableBuilder builder = new MemorySSTableBuilder(pool, bloomBitsPerKey);
         try {
+            long floor = Long.MAX_VALUE;
+            boolean floorKnown = true;
             while (builder.estimatedBytes() < targetBytes && source.next()) {
                 if (!builder.add(source)) {
                     return new BuildResult(BuildStatus.POOL_EXHAUSTED, null);
                 }
+                long f = source.logLsnFloor();
+                floorKnown &= f != RecordCursor.UNKNOWN_LOG_LSN;
+                floor = Math.min(floor, f);
             }
-            return finishBuild(builder, minLogLsn, maxLogLsn);
+            // Every record says from which table's log range it came: the table's minimum log LSN is
+            // the smallest of those (never below the inputs' minimum), not the minimum of all inputs.
+            return finishBuild(builder, floorKnown ? Math.max(minLogLsn, floor) : minLogLsn, maxLogLsn);
         } catch (RuntimeException e) {
             builder.abandon();
             throw e;

@@ -38,6 +38,19 @@ public interface RecordCursor extends AutoCloseable {
     /** The tree's sequence number of the write that produced the record. */
     long seq();
 
+    /** What {@link #logLsnFloor()} returns when the cursor does not know it. */
+    long UNKNOWN_LOG_LSN = Long.MIN_VALUE;
+
+    /**
+     * A lower bound of the log LSN of the write that produced the current record: the minimum log LSN
+     * of the memory SSTable it is read from, or {@link #UNKNOWN_LOG_LSN} (the default) when the cursor
+     * cannot say. A table built from records whose floors are all known takes the smallest of them as
+     * its minimum log LSN, so a seal does not hand the oldest LSN of every input to every output.
+     */
+    default long logLsnFloor() {
+        return UNKNOWN_LOG_LSN;
+    }
+
     /** Ends the cursor; it returns no record afterwards. Releases nothing of the source. */
     @Override
     void close();

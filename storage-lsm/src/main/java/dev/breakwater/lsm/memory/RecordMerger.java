@@ -24,6 +24,8 @@ import java.util.List;
 public final class RecordMerger implements RecordCursor {
 
     private final RecordCursor[] sources;
+    /** Per source: the log LSN floor to report when the source does not know its own ({@link RecordCursor#UNKNOWN_LOG_LSN}: none). */
+    private final long[] floors;
     private final int[] heap;
     /** Per source: its current record's key address, key length and key prefix, set when it advances. */
     private final long[] keyAddresses;
@@ -37,10 +39,25 @@ public final class RecordMerger implements RecordCursor {
     private int valueLength;
     private boolean tombstone;
     private long seq;
+    private long logLsnFloor;
 
     /** @param newestFirst sources, newest first; each strictly increasing */
     public RecordMerger(List<? extends RecordCursor> newestFirst) {
+        this(newestFirst, null);
+    }
+
+    /**
+     * @param newestFirst sources, newest first; each strictly increasing
+     * @param floors      per source, the log LSN floor of its records when the source itself reports
+     *                    {@link RecordCursor#UNKNOWN_LOG_LSN} (a sealed M0, whose minimum log LSN its
+     *                    memory table knows); null: none
+     */
+    public RecordMerger(List<? extends RecordCursor> newestFirst, long[] floors) {
         this.sources = newestFirst.toArray(new RecordCursor[0]);
+        if (floors != null && floors.length != sources.length) {
+            throw new IllegalArgumentException(floors.length + " floors for " + sources.length + " sources");
+        }
+        this.floors = floors;
         this.heap = new int[sources.length];
         this.keyAddresses = new long[sources.length];
         this.keyLengths = new int[sources.length];
@@ -83,6 +100,8 @@ public final class RecordMerger implements RecordCursor {
         valueLength = tombstone ? 0 : w.valueLength();
         valueAddress = w.valueAddress();
         seq = w.seq();
+        long floor = w.logLsnFloor();
+        logLsnFloor = floor == UNKNOWN_LOG_LSN && floors != null ? floors[winner] : floor;
         // Advance every source positioned on this key, the winner (the heap top) first.
         boolean first = true;
         while (heapSize > 0) {
@@ -177,6 +196,12 @@ public final class RecordMerger implements RecordCursor {
     @Override
     public long seq() {
         return seq;
+    }
+
+    /** The winning source's floor (the newest version's): older versions of the key are not kept. */
+    @Override
+    public long logLsnFloor() {
+        return logLsnFloor;
     }
 
     @Override

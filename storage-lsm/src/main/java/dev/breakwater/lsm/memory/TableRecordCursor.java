@@ -84,6 +84,12 @@ final class TableRecordCursor implements RecordCursor {
         return MemorySSTable.seq(entry);
     }
 
+    /** The minimum log LSN of the table the current record is in. */
+    @Override
+    public long logLsnFloor() {
+        return tables[Math.min(table, tables.length - 1)].minLogLsn();
+    }
+
     @Override
     public void close() {
         table = tables.length;

@@ -235,6 +235,80 @@ class RecordMergeTest {
         }
     }
 
+    /** Key {@code i} as a fixed-width key, so that key order is number order. */
+    private static byte[] key(int i) {
+        return String.format("k%05d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Puts keys {@code [from, to)} with 200-byte values and sequence numbers from {@code firstSeq}. */
+    private static void fillRange(MemoryComponent c, int from, int to, long firstSeq) {
+        byte[] v = new byte[200];
+        for (int i = from; i < to; i++) {
+            assertTrue(c.put(key(i), key(i).length, v, v.length, false, firstSeq + i));
+        }
+    }
+
+    /**
+     * A seal's outputs take the minimum log LSN of the tables their records come from. Before, every
+     * output took the minimum of all inputs: after a seal merged M0 with all of M1, every M1 table
+     * claimed the oldest LSN in memory, so the log could be truncated only once all of M1 was flushed
+     * (docs/benchmarks-memory.md, "Session 11").
+     */
+    @Test
+    void sealOutputsTakeTheLogRangeOfTheTablesTheirRecordsComeFrom() {
+        try (MemoryComponent a = MemoryComponentSpec.SKIP_LIST.create(pool); MemoryComponent b = MemoryComponentSpec.SKIP_LIST.create(pool);
+             MemoryComponent m0 = MemoryComponentSpec.SKIP_LIST.create(pool)) {
+            fillRange(a, 0, 100, 1);          // an old M1 table, log LSNs from 10
+            fillRange(b, 100, 200, 1_000);    // a newer M1 table, log LSNs from 20
+            fillRange(m0, 0, 50, 100_000);    // M0 rewrites keys 0..49, log LSNs from 50
+            MemorySSTable ta = built(MemorySSTable.build(pool, a.sealedRecords(), Long.MAX_VALUE, BITS, 10, 19));
+            MemorySSTable tb = built(MemorySSTable.build(pool, b.sealedRecords(), Long.MAX_VALUE, BITS, 20, 29));
+            assertEquals(10, ta.minLogLsn());
+            assertEquals(20, tb.minLogLsn());
+
+            // The seal as the Flusher makes it: M0 (its floor given, its cursor knows none) over the M1 run.
+            RecordMerger seal = new RecordMerger(List.of(m0.sealedRecords(), MemorySSTable.records(List.of(ta, tb))),
+                    new long[] {50, RecordCursor.UNKNOWN_LOG_LSN});
+            List<MemorySSTable> outputs = new ArrayList<>();
+            try (seal) {
+                while (true) {
+                    BuildResult r = MemorySSTable.build(pool, seal, 2L * PAGE, BITS, 10, 59);
+                    if (r.status() == BuildStatus.END_OF_SOURCE) {
+                        break;
+                    }
+                    outputs.add(built(r));
+                }
+            }
+            assertTrue(outputs.size() >= 4, "several outputs: " + outputs.size());
+            boolean sawOnlyB = false;
+            boolean sawOnlyM0 = false;
+            for (MemorySSTable o : outputs) {
+                int first = Integer.parseInt(new String(o.smallestKey(), java.nio.charset.StandardCharsets.UTF_8).substring(1));
+                int last = Integer.parseInt(new String(o.largestKey(), java.nio.charset.StandardCharsets.UTF_8).substring(1));
+                // Keys 0..49 come from M0 (floor 50), 50..99 from table a (10), 100..199 from table b (20).
+                long expected = Long.MAX_VALUE;
+                for (int k = first; k <= last; k++) {
+                    expected = Math.min(expected, k < 50 ? 50 : k < 100 ? 10 : 20);
+                }
+                assertEquals(expected, o.minLogLsn(), "output " + first + ".." + last);
+                assertEquals(59, o.maxLogLsn(), "the maximum stays the inputs' maximum");
+                sawOnlyB |= first >= 100;
+                sawOnlyM0 |= last < 50;
+            }
+            assertTrue(sawOnlyB && sawOnlyM0, "an output of table b's keys only and one of M0's only");
+
+            // A source that cannot say where its records come from gives the minimum it is handed.
+            MemorySSTable unknown = built(MemorySSTable.build(pool, new RecordMerger(List.of(m0.sealedRecords())), Long.MAX_VALUE, BITS, 7, 59));
+            assertEquals(7, unknown.minLogLsn());
+        }
+    }
+
+    private MemorySSTable built(BuildResult r) {
+        assertEquals(BuildStatus.BUILT, r.status());
+        open.add(r.table());
+        return r.table();
+    }
+
     @Test
     void inPlaceKeyHashEqualsTheHeapHash() {
         Random rnd = new Random(1);
