@@ -83,4 +83,9 @@ public abstract class ForwardingManagedTree implements ManagedTree {
     public void setMemoryFlushThreshold(double poolFraction) {
         delegate.setMemoryFlushThreshold(poolFraction);
     }
+
+    @Override
+    public void setRoomHandler(java.util.function.LongConsumer handler) {
+        delegate.setRoomHandler(handler);
+    }
 }

@@ -56,6 +56,16 @@ public interface ManagedTree {
     void setMemoryPressureHandler(Runnable handler);
 
     /**
+     * Tells the tree whom to ask when it needs room in the pool beyond what the flush threshold leaves
+     * free: a partitioned tree's seal copies M0 and the M1 tables it overlaps into new tables before
+     * it frees them. The handler takes the bytes needed and asks the trees the flush policy picks to
+     * free them, so a seal does not flush its own tree's newest data for room the policy would have
+     * taken from another tree. Trees that need no such room ignore it.
+     */
+    default void setRoomHandler(java.util.function.LongConsumer handler) {
+    }
+
+    /**
      * Tells the tree how much write memory it holds on average, which sizes its disk levels
      * (paper 000, section 4.1.3).
      */

@@ -77,6 +77,7 @@ public final class WriteMemoryManager {
         trees.add(tree);
         groupOf.put(tree, group);
         tree.setMemoryPressureHandler(this::relievePressure);
+        tree.setRoomHandler(this::makeRoom);
         // Until the first tick averages its memory, size the tree's levels for what it holds now
         // (its own default may be its memory-table limit, which can be unbounded).
         tree.setWriteMemoryShare(Math.max(options.minShare(pool.capacityBytes()), tree.memoryBytes()));
@@ -170,14 +171,32 @@ public final class WriteMemoryManager {
      * over the trees whose share most exceeds their write rate, and max-memory takes from the largest
      * until it no longer is. Also what a writer facing an empty pool calls.
      */
-    public synchronized void relievePressure() {
+    public void relievePressure() {
+        relieve(0, options.flushThreshold());
+    }
+
+    /**
+     * Asks trees, in the flush policy's order, to free enough that {@code bytes} more fit in the pool,
+     * as {@link #relievePressure} does for usage itself: what a partitioned tree's seal calls when the
+     * pool has no room for its compact copy. The copy is transient (the seal frees M0 and the tables it
+     * merged once it is built), so it may use the pool above the flush threshold: only what does not
+     * fit in the whole pool is asked for; asking for room below the threshold emptied a quarter of a
+     * 64 MiB pool at every seal (docs/benchmarks-memory.md, "Session 11"). The policy may pick the
+     * asking tree itself.
+     */
+    public void makeRoom(long bytes) {
+        relieve(Math.max(0, bytes), 1.0);
+    }
+
+    /** Frees, by the flush policy, what usage plus {@code extra} has above {@code limit} of the capacity. */
+    private synchronized void relieve(long extra, double limit) {
         long flushing = 0;
         for (ManagedTree t : trees) {
             flushing += t.flushingBytes();
         }
         // Memory already on its way out counts as freed: asking again would pile requests on the
         // same trees while the rest of the excess stays where it is.
-        long excess = pool.usedBytes() - flushing - (long) (options.flushThreshold() * pool.capacityBytes());
+        long excess = pool.usedBytes() + extra - flushing - (long) (limit * pool.capacityBytes());
         if (excess <= 0) {
             // Enough is on its way out. Asking for more would only make tiny flushes: a stalled
             // writer calls this every few hundred microseconds, and tiny flushes fill L0 until it

@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -61,6 +62,13 @@ final class Flusher {
     static final int STEPS_PER_JOB = 2;
     /** A memory-triggered flush writes at most this many M0 sizes at once. */
     static final int MAX_MEMORY_FLUSH_M0S = 4;
+    /**
+     * How long a seal waits for the flush policy to free the pool room its compact copy needs before
+     * it tries anyway (and, if the pool runs dry, frees room by flushing its own last memory level).
+     */
+    static final long ROOM_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How often a seal waiting for room looks again. */
+    static final long ROOM_RETRY_MILLIS = 1;
 
     private final LsmTree tree;
     /** Guarded by this. */
@@ -73,6 +81,10 @@ final class Flusher {
     private volatile FlushCause memoryCause = FlushCause.MEMORY;
     /** The last step found the tables it needs busy in a memory merge; the merge wakes it. */
     private volatile boolean waitingForMemoryMerge;
+    /** A seal waits for pool room the flush policy is freeing; a timer wakes it ({@link #ROOM_RETRY_MILLIS}). */
+    private volatile boolean waitingForRoom;
+    /** When the current seal started waiting for room (System.nanoTime), 0 if it is not waiting. Job thread only. */
+    private long roomWaitStart;
     /** Round-robin position of memory-triggered flushes: the largest key flushed last. Job thread only. */
     private byte[] lastFlushedLargest;
     /** (log position, bytes) of recent partial flushes, for the β rule. Job thread only. */
@@ -150,7 +162,7 @@ final class Flusher {
     }
 
     private boolean hasWork() {
-        if (waitingForMemoryMerge) {
+        if (waitingForMemoryMerge || waitingForRoom) {
             return false; // the memory merge wakes this worker when it releases its tables
         }
         synchronized (tree.stateLock) {
@@ -208,31 +220,85 @@ final class Flusher {
             }
             logRequested = false;
             if (task != null) {
+                long flushedBefore = tree.stats.bytesFlushed.sum();
                 flushMemoryTables(task, tree.logFlushCause(), task.kind() != MemoryFlushTask.Kind.FULL);
+                tree.stats.bytesFlushedForLogRequest.add(tree.stats.bytesFlushed.sum() - flushedBefore);
             }
             return true;
         }
-        long requested = memoryRequestedBytes.get();
-        if (requested > 0) {
-            // One flush takes at most a few M0s' worth, so seals (which free M0 for the writers) wait
-            // at most that long; the rest of the request follows in the next steps.
-            long target = Math.min(requested, MAX_MEMORY_FLUSH_M0S * tree.activeComponentBytes());
-            MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest,
-                    busy, target));
-            if (task == BLOCKED) {
-                return false;
-            }
-            if (task == null) {
-                memoryRequestedBytes.set(0); // nothing left in the memory levels
-                return true;
-            }
-            flushMemoryTables(task, memoryCause, true);
-            List<MemorySSTableMeta> flushed = task.allTables();
-            lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
-            memoryRequestedBytes.accumulateAndGet(task.bytes(), (left, done) -> Math.max(0, left - done));
-            return true;
+        if (memoryRequestedBytes.get() > 0) {
+            return flushRequested();
         }
         return false;
+    }
+
+    /**
+     * A memory-triggered flush of the bytes the write-memory manager asked for: the next tables of the
+     * last memory level, round-robin. False if the tables are busy in a memory merge.
+     */
+    private boolean flushRequested() throws IOException {
+        long requested = memoryRequestedBytes.get();
+        // One flush takes at most a few M0s' worth, so seals (which free M0 for the writers) wait
+        // at most that long; the rest of the request follows in the next steps.
+        long target = Math.min(requested, MAX_MEMORY_FLUSH_M0S * tree.activeComponentBytes());
+        MemoryFlushTask task = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest,
+                busy, target));
+        if (task == BLOCKED) {
+            return false;
+        }
+        if (task == null) {
+            memoryRequestedBytes.set(0); // nothing left in the memory levels
+            return true;
+        }
+        flushMemoryTables(task, memoryCause, true);
+        List<MemorySSTableMeta> flushed = task.allTables();
+        lastFlushedLargest = flushed.get(flushed.size() - 1).largest();
+        memoryRequestedBytes.accumulateAndGet(task.bytes(), (left, done) -> Math.max(0, left - done));
+        return true;
+    }
+
+    /** True if the pool has {@code bytes} free. */
+    private boolean hasRoom(long bytes) {
+        var pool = tree.resources.pool();
+        return pool.capacityBytes() - pool.usedBytes() >= bytes;
+    }
+
+    /**
+     * Whether a seal needing {@code need} bytes of pool room should wait for it instead of building
+     * now. Without the room, the seal asks the write-memory manager for it
+     * ({@link LsmTree#askForRoom}): the flush policy picks which trees free it, usually ones holding
+     * more than their share of the writes, where flushing the sealing tree's own last memory level (what
+     * a seal that finds the pool dry does) throws out the newest data of the tree that is written
+     * most. Waits at most {@link #ROOM_WAIT_NANOS}, retrying every {@link #ROOM_RETRY_MILLIS} on a
+     * timer, holding no flush thread. Never waits for a full flush or at shutdown, nor when the policy
+     * picked this tree (its own flush makes the room), nor without a manager to ask.
+     */
+    private boolean waitForRoom(long need) {
+        if (fullRequested || shutdown || memoryRequestedBytes.get() > 0 || hasRoom(need)) {
+            roomWaitStart = 0;
+            return false;
+        }
+        long now = System.nanoTime();
+        if (roomWaitStart != 0 && now - roomWaitStart > ROOM_WAIT_NANOS) {
+            roomWaitStart = 0;
+            return false; // waited long enough: build, and free room itself if the pool runs dry
+        }
+        if (!tree.askForRoom(need)) {
+            return false;
+        }
+        if (roomWaitStart == 0) {
+            roomWaitStart = now;
+            tree.stats.sealRoomWaits.increment();
+        }
+        if (memoryRequestedBytes.get() > 0) {
+            return false; // the policy picked this tree itself
+        }
+        waitingForRoom = true;
+        CompletableFuture.delayedExecutor(ROOM_RETRY_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+            waitingForRoom = false;
+            schedule();
+        });
+        return true;
     }
 
     /** What {@link #pickAndMark} returns when the only tables to take are busy in a memory merge. */
@@ -351,6 +417,18 @@ final class Flusher {
             }
             lower.forEach(m -> tree.busyMemoryTables.add(m.id()));
         }
+        // Room for the copy (at most M0 and the tables it merges with), asked for outside the state
+        // lock: the manager's policy calls into trees, which take their state locks.
+        long need = t.component.bytesUsed() + MemorySSTables.bytes(lower);
+        boolean waiting = waitForRoom(need);
+        // Without room, and picked by the flush policy to free memory: its flush makes the room first.
+        boolean flushFirst = !waiting && memoryRequestedBytes.get() > 0 && !hasRoom(need);
+        if (waiting || flushFirst) {
+            synchronized (tree.stateLock) {
+                lower.forEach(m -> tree.busyMemoryTables.remove(m.id()));
+            }
+            return !waiting && flushRequested();
+        }
         List<MemorySSTable> outputs;
         try {
             long minLsn = Math.min(t.minLogLsn(), MemorySSTables.minLogLsn(lower));
@@ -361,7 +439,13 @@ final class Flusher {
             for (List<MemorySSTable> run : lowerRuns) {
                 sources.add(MemorySSTable.records(run));
             }
-            outputs = MemorySSTables.build(tree, sources.size() == 1 ? sources.get(0) : new RecordMerger(sources), minLsn, maxLsn);
+            // M0's records carry no log LSN of their own: its memory table's minimum is their floor.
+            // The M1 tables' cursors report their own, so each output takes the log range of the
+            // tables its records come from, not the oldest of the whole seal.
+            long[] floors = new long[sources.size()];
+            java.util.Arrays.fill(floors, RecordCursor.UNKNOWN_LOG_LSN);
+            floors[0] = t.minLogLsn();
+            outputs = MemorySSTables.build(tree, sources.size() == 1 ? sources.get(0) : new RecordMerger(sources, floors), minLsn, maxLsn);
             if (outputs != null) {
                 synchronized (tree.stateLock) {
                     tree.immutables.remove(t);
@@ -385,6 +469,8 @@ final class Flusher {
         // No pool pages for the compact copy. Free some with a partial flush of the last memory
         // level and try again on the next step; with no memory level to flush, write M0 itself to
         // disk (correct then: nothing in memory is older than it).
+        tree.stats.sealsWithoutRoom.increment();
+        long flushedBefore = tree.stats.bytesFlushed.sum();
         MemoryFlushTask partial = pickAndMark(busy -> FlushPicker.pickMemoryTriggered(tree.memoryLevels.metas(), lastFlushedLargest, busy));
         if (partial == BLOCKED) {
             return false;
@@ -396,6 +482,7 @@ final class Flusher {
         } else {
             flushOne(t);
         }
+        tree.stats.bytesFlushedForSealRoom.add(tree.stats.bytesFlushed.sum() - flushedBefore);
         return true;
     }
 
@@ -483,6 +570,7 @@ final class Flusher {
         tree.stats.flushes.increment();
         tree.stats.bytesFlushed.add(bytes);
         tree.stats.bytesFlushedBy[cause.ordinal()].add(bytes);
+        tree.stats.flushesBy[cause.ordinal()].increment();
         tree.merges.maybeSchedule();
     }
 
@@ -577,10 +665,10 @@ final class Flusher {
     void awaitIdle() throws IOException {
         while (tree.backgroundError == null && !shutdown) {
             synchronized (this) {
-                if (!running && !hasWork() && !waitingForMemoryMerge) {
+                if (!running && !hasWork() && !waitingForMemoryMerge && !waitingForRoom) {
                     return;
                 }
-                if (!running && !waitingForMemoryMerge) {
+                if (!running && !waitingForMemoryMerge && !waitingForRoom) {
                     running = true;
                     tree.resources.flushExecutor().execute(this::run);
                 }

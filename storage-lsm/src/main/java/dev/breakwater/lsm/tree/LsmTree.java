@@ -109,6 +109,8 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     static final long MAX_WRITE_SLOWDOWN_NANOS = 1_000_000;
     /** Called when a writer finds the pool empty; by default the tree frees its own memory. */
     private volatile Runnable memoryPressureHandler;
+    /** Asked for pool room a seal needs (the flush policy frees it); null: the seal frees its own. */
+    private volatile java.util.function.LongConsumer roomHandler;
 
     /** Waits until the log is durable up to an LSN; see {@link #setLogBarrier}. */
     @FunctionalInterface
@@ -211,6 +213,24 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
     @Override
     public void setMemoryPressureHandler(Runnable handler) {
         this.memoryPressureHandler = handler;
+    }
+
+    @Override
+    public void setRoomHandler(java.util.function.LongConsumer handler) {
+        this.roomHandler = handler;
+    }
+
+    /**
+     * Asks the write-memory manager to free {@code bytes} of pool room for a seal; false if there is
+     * no manager to ask (a standalone tree then frees its own memory).
+     */
+    boolean askForRoom(long bytes) {
+        java.util.function.LongConsumer h = roomHandler;
+        if (h == null) {
+            return false;
+        }
+        h.accept(bytes);
+        return true;
     }
 
     /**
@@ -854,7 +874,21 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 v.level(0).size(), memory, probes, negatives, falsePositives,
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
                 stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
-                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest), stats.memorySealBytes.sum());
+                stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest), stats.memorySealBytes.sum(),
+                memoryShape());
+    }
+
+    /** What the memory holds now, from one super version, and the flush counts by cause. */
+    private TreeStatisticsSnapshot.MemoryShape memoryShape() {
+        SuperVersion s = current;
+        long sealed = 0;
+        for (MemoryTable t : s.immutables) {
+            sealed += t.component.bytesUsed();
+        }
+        return new TreeStatisticsSnapshot.MemoryShape(s.active.component.bytesUsed(), s.active.component.entryCount(), sealed,
+                s.memory.runBytes(), s.memory.runEntries(), stats.flushesBy[FlushCause.MEMORY.ordinal()].sum(),
+                stats.flushesBy[FlushCause.LOG.ordinal()].sum(), stats.sealsWithoutRoom.sum(), stats.bytesFlushedForSealRoom.sum(),
+                stats.bytesFlushedForLogRequest.sum(), stats.sealRoomWaits.sum());
     }
 
     /**
