@@ -176,16 +176,15 @@ public final class WriteMemoryManager {
     }
 
     /**
-     * Asks trees, in the flush policy's order, to free enough that {@code bytes} more fit in the pool,
-     * as {@link #relievePressure} does for usage itself: what a partitioned tree's seal calls when the
-     * pool has no room for its compact copy. The copy is transient (the seal frees M0 and the tables it
-     * merged once it is built), so it may use the pool above the flush threshold: only what does not
-     * fit in the whole pool is asked for; asking for room below the threshold emptied a quarter of a
-     * 64 MiB pool at every seal (docs/benchmarks-memory.md, "Session 11"). The policy may pick the
-     * asking tree itself.
+     * Asks trees, in the flush policy's order, to free enough that {@code bytes} more fit in the pool
+     * below the flush threshold, as {@link #relievePressure} does for usage itself: what a partitioned
+     * tree's seal calls when the pool has no room for its compact copy. The policy may pick the asking
+     * tree itself. (Asking only for what does not fit in the whole pool, since the copy is transient,
+     * left too little room while writers kept filling it: on Figure 10 at 64 MiB most seals then
+     * still ran the pool dry and flushed their own tables; docs/benchmarks-memory.md, "Session 11".)
      */
     public void makeRoom(long bytes) {
-        relieve(Math.max(0, bytes), 1.0);
+        relieve(Math.max(0, bytes), options.flushThreshold());
     }
 
     /** Frees, by the flush policy, what usage plus {@code extra} has above {@code limit} of the capacity. */

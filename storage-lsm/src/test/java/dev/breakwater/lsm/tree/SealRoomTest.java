@@ -31,8 +31,25 @@ class SealRoomTest {
         return String.format("key%06d", i).getBytes(StandardCharsets.UTF_8);
     }
 
+    private static boolean sealed(LsmTree t) {
+        synchronized (t.stateLock) {
+            return !t.immutables.isEmpty();
+        }
+    }
+
     @Test
     void aSealWithoutRoomLetsTheFlushPolicyChooseWhoFreesIt() throws Exception {
+        // The cold tree's flush must free the room within the seal's wait even on a loaded machine.
+        long wait = Flusher.roomWaitNanos;
+        Flusher.roomWaitNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        try {
+            sealWithoutRoom();
+        } finally {
+            Flusher.roomWaitNanos = wait;
+        }
+    }
+
+    private void sealWithoutRoom() throws Exception {
         AtomicLong logPosition = new AtomicLong();
         LsmTreeOptions base = TreeFixture.smallTreeOptions(LsmTreeOptions.Policy.LEVELING);
         LsmTreeOptions hotOptions = base.withMemoryTableBytes(1L << 20).withMemoryLevels(1);
@@ -69,8 +86,9 @@ class SealRoomTest {
                 long used = fx.pool.usedBytes();
                 assertTrue(used < 0.9 * fx.pool.capacityBytes(), "below the flush threshold before the seal: " + used);
                 // Odd keys: the next M0 overlaps all of M1, so its seal copies M0 and M1 (about 2 MiB),
-                // more than the pool has free.
-                for (int i = 0; hot.statistics().memorySeals() == seals; i++) {
+                // more than the pool has free. The writer stops once M0 is sealed, so that only the
+                // seal and the flushes it asks for use the pool from then on.
+                for (int i = 0; hot.statistics().memorySeals() == seals && !sealed(hot); i++) {
                     hot.put(key(2 * (i % hotKeys) + 1), value, ++lsn);
                     logPosition.set(lsn * (VALUE + 20));
                 }
