@@ -58,7 +58,11 @@ public final class TreeSeriesPlot implements Callable<Integer> {
             System.err.println("no row with a treeSeries");
             return 1;
         }
-        Figures.writePng(out, charts, Math.min(columns, charts.size()));
+        int cols = Math.min(columns, charts.size());
+        while (charts.size() % cols != 0) {
+            charts.add(new XYChartBuilder().width(700).height(420).title("").build()); // the grid must be full
+        }
+        Figures.writePng(out, charts, cols);
         System.err.println("wrote " + out);
         return 0;
     }
