@@ -436,7 +436,8 @@ public final class LogTrimBench {
         return new PackerStatistics(b.passes() - a.passes(), b.trimmedSegments() - a.trimmedSegments(),
                 b.compressedSegments() - a.compressedSegments(), b.bytesRead() - a.bytesRead(),
                 b.bytesWritten() - a.bytesWritten(), b.recordsDropped() - a.recordsDropped(),
-                b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures());
+                b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures(),
+                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced());
     }
 
     // ------------------------------------------------------------------ Table 4
