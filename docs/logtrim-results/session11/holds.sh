@@ -1,0 +1,23 @@
+#!/bin/bash
+# Session 11's lock holds, one run each, in this order (old = main at f49305b, new = pack16).
+OLD=/tmp/pack16-main-bench.jar; NEW=/tmp/pack16-new-bench.jar
+Z="--workload write-only --distribution zipfian --write-memory-mb 64 --max-log-mb 32"
+M="--workload mixed --distribution zipfian --write-memory-mb 64 --max-log-mb 32"
+R="--workload read-heavy --distribution zipfian --write-memory-mb 64 --max-log-mb 32"
+S="SECS=60 WARM=10"
+env SECS=60 WARM=10 ./hold.sh zm-old-1 $OLD trim "$M"
+env SECS=60 WARM=10 ./hold.sh zm-new-1 $NEW trim "$M"
+env SECS=60 WARM=10 ./hold.sh zr-new-1 $NEW trim "$R"
+env SECS=60 WARM=10 ./hold.sh zr-old-1 $OLD trim "$R"
+./hold.sh zw-old-1 $OLD trim "$Z"
+./hold.sh zw-new-1 $NEW trim "$Z"
+./hold.sh zw-base-1 $OLD base "$Z"
+env SECS=60 WARM=10 ./hold.sh zm-new-2 $NEW trim "$M"
+env SECS=60 WARM=10 ./hold.sh zm-old-2 $OLD trim "$M"
+env SECS=60 WARM=10 ./hold.sh zr-old-2 $OLD trim "$R"
+env SECS=60 WARM=10 ./hold.sh zr-new-2 $NEW trim "$R"
+./hold.sh zw-new-2 $NEW trim "$Z"
+./hold.sh zw-old-2 $OLD trim "$Z"
+./hold.sh zw-base-2 $OLD base "$Z"
+env SECS=60 WARM=10 ./hold.sh zm-base-1 $OLD base "$M"
+env SECS=60 WARM=10 ./hold.sh zr-base-1 $OLD base "$R"
