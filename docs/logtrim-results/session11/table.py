@@ -1,6 +1,7 @@
 import json,os,sys
 # usage: table.py RUN.json ...   (the load.txt beside the first JSON gives each run's load average)
-# Columns: jar ("old" = main at f49305b, every changed segment rewritten; "new" = pack16, log-trim-min-dead 0.5).
+# Columns: jar ("old" = main at f49305b, every changed segment rewritten; "new" = pack16, log-trim-min-dead 0.5;
+# "new2 θ=…" = the same engine with --trim-min-dead θ).
 print("| run (order) | jar, variant | workload | ops/s | log / packer / flush / merge B/op | packer B / log B | flushed by memory / by log (MiB) | mean in write memory / log on disk (MiB) | peak log/ (MiB) | passes; segments rewritten / kept whole / forced | packer read B/op | CPU cores | load start→end |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 loads={}
@@ -11,7 +12,8 @@ M=2**20
 for f in sys.argv[1:]:
     d=json.load(open(f)); p=d['phase']; t=p['trees']; b=p['bytes-per-op']
     n=f.split('/')[-1][:-5]
-    jar=n.split('-')[1] if n.split('-')[1] in ('old','new') else 'old'
+    tag=n.split('-')[1]
+    jar=tag if tag in ('old','new') else ('new2 θ=0.' + tag[1:] if tag.startswith('t') else 'old')
     l=loads.get(n,{})
     pk=d['packer-run']
     ratio=b['packer']/b['log'] if b['log'] else 0
