@@ -20,6 +20,11 @@ import java.util.List;
  * missed report can never drop a needed operation or keep a superseded one (which would be as
  * dangerous: see {@link dev.breakwater.txn.log.SegmentPacker}).
  *
+ * <p>An operation left out is told as <em>superseded</em> when its key's floor is a real LSN above
+ * {@code x} (a memory table whose every write is newer holds the key: the key's newest write is in
+ * memory, and live), and as <em>gone</em> when no memory table holds the key or its tree is gone
+ * ({@link RecordTrimmer}'s contract; the packer keeps segments whole only where that is safe).
+ *
  * <p>Thread safety: called from the packer thread; holds the engine's DDL lock per record so that
  * a dataset drop cannot close a tree under a lookup.
  */
@@ -38,6 +43,11 @@ final class LiveOperationTrimmer implements RecordTrimmer {
 
     @Override
     public ByteBuffer trim(long lsn, ByteBuffer payload) throws IOException {
+        return trim(lsn, payload, IGNORED);
+    }
+
+    @Override
+    public ByteBuffer trim(long lsn, ByteBuffer payload, Dropped dropped) throws IOException {
         List<TreeOp> ops;
         try {
             ops = CommitRecordFormat.decode(payload);
@@ -49,8 +59,11 @@ final class LiveOperationTrimmer implements RecordTrimmer {
         synchronized (engine.ddlLock) {
             for (TreeOp op : ops) {
                 LsmTree tree = engine.trees.get(op.treeId());
-                if (tree != null && tree.memoryVersionFloor(op.key(), op.key().length) <= lsn) {
+                long floor = tree == null ? Long.MAX_VALUE : tree.memoryVersionFloor(op.key(), op.key().length);
+                if (floor <= lsn) {
                     kept.add(op);
+                } else {
+                    dropped.dropped(RecordTrimmer.keyHash(op.treeId(), op.key(), op.key().length), floor == Long.MAX_VALUE);
                 }
             }
         }
@@ -59,4 +72,14 @@ final class LiveOperationTrimmer implements RecordTrimmer {
         }
         return kept.isEmpty() ? null : ByteBuffer.wrap(CommitRecordFormat.encode(kept));
     }
+
+    private static final Dropped IGNORED = new Dropped() {
+        @Override
+        public void dropped(long keyHash, boolean gone) {
+        }
+
+        @Override
+        public void unknown() {
+        }
+    };
 }

@@ -214,11 +214,11 @@ public final class StorageEngine implements AutoCloseable {
         }
     }
 
-    /** The log packer's settings from {@code log-compression}, {@code log-trim} and λ_t, λ_s. */
+    /** The log packer's settings from {@code log-compression}, {@code log-trim}, λ_t, λ_s and {@code log-trim-min-dead}. */
     static PackingOptions packingOptions(StorageConfig config) {
         return new PackingOptions(config.get(ConfigOptions.LOG_COMPRESSION), config.get(ConfigOptions.LOG_TRIM),
                 config.get(ConfigOptions.LOG_TRIM_START), config.get(ConfigOptions.LOG_TRIM_STOP), 50,
-                config.get(ConfigOptions.MAX_LOG_SIZE));
+                config.get(ConfigOptions.MAX_LOG_SIZE), config.get(ConfigOptions.LOG_TRIM_MIN_DEAD));
     }
 
     /** Opens (or creates) an engine in {@code dir} with the embedded default configuration. */

@@ -60,6 +60,20 @@ class LogTrimCrashCloneTest {
     }
 
     /**
+     * The same with the rewrite threshold ({@code log-trim-min-dead}) at 0.6 and at 0: at 0.6 most
+     * passes keep most segments whole and rewrite older ones only where a key left out as gone in a
+     * newer rewrite makes that necessary (rule 3 of {@code SegmentPacker}); at 0 every changed
+     * segment is rewritten, as before the threshold. (The default, 0.5, runs in the tests above.)
+     */
+    @Test
+    void withPartialFlushesAtOtherRewriteThresholdsEveryKeyRecoversItsNewestWrite() throws Exception {
+        PackerStatistics high = run(6, null, 20_000, true, 0.6);
+        assertTrue(high.segmentsKeptWhole() > 0, "segments kept whole at 0.6: " + high);
+        PackerStatistics zero = run(7, null, 20_000, true, 0.0);
+        assertEquals(0, zero.segmentsKeptWhole(), "nothing kept whole at 0: " + zero);
+    }
+
+    /**
      * The same, with the packer's writes, syncs and renames failing now and then: a failed pass
      * leaves the log as it was (or with a prefix swapped), and the images still recover exactly.
      */
@@ -71,9 +85,14 @@ class LogTrimCrashCloneTest {
     }
 
     private static void run(long seed, FileOperation failing, int keys, boolean large) throws Exception {
-        StorageConfig config = large
-                ? CrashWorkload.config(true).toBuilder().set(ConfigOptions.WRITE_MEMORY, 4L << 20).build()
-                : CrashWorkload.config(true);
+        run(seed, failing, keys, large, ConfigOptions.LOG_TRIM_MIN_DEAD.defaultValue());
+    }
+
+    private static PackerStatistics run(long seed, FileOperation failing, int keys, boolean large, double minDead)
+            throws Exception {
+        StorageConfig config = (large
+                ? CrashWorkload.config(true).toBuilder().set(ConfigOptions.WRITE_MEMORY, 4L << 20)
+                : CrashWorkload.config(true).toBuilder()).set(ConfigOptions.LOG_TRIM_MIN_DEAD, minDead).build();
         FaultInjectingFileSystem fs = new FaultInjectingFileSystem(new MemFileSystem());
         SplittableRandom rnd = new SplittableRandom(seed);
         Map<Long, Tuple> model = new TreeMap<>();
@@ -141,6 +160,7 @@ class LogTrimCrashCloneTest {
         try (StorageEngine reopened = StorageEngine.open(fs.crashClone(), DIR, config)) {
             assertSame(model, scan(reopened.dataset("rows"), "final image"), "final image");
         }
+        return stats;
     }
 
     /** Equal maps; on a difference, names the first key that differs (not the whole map). */

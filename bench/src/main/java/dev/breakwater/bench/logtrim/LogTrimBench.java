@@ -85,6 +85,8 @@ public final class LogTrimBench {
             "                           of loading; load mode: where to save the loaded directory",
             "  --warmup N               run mode: seconds of the workload before the timed phase (default 0)",
             "  --direct-io true|false   SSTable I/O with O_DIRECT (engine default true)",
+            "  --trim-min-dead R        variant trim: log-trim-min-dead, the share of a segment's bytes a pass must",
+            "                           drop to rewrite it by choice (engine default 0.5; 0: every changed segment)",
             "  --dir PATH               working directory (default /tmp/waltrim/bench)",
             "  --out FILE               JSON result");
 
@@ -143,6 +145,8 @@ public final class LogTrimBench {
                 .set(ConfigOptions.LOG_TRIM, trim)
                 .set(ConfigOptions.LOG_COMPRESSION, compress)
                 .set(ConfigOptions.DIRECT_IO, Boolean.parseBoolean(o.getOrDefault("direct-io", "true")))
+                .set(ConfigOptions.LOG_TRIM_MIN_DEAD, Double.parseDouble(o.getOrDefault("trim-min-dead",
+                        String.valueOf(ConfigOptions.LOG_TRIM_MIN_DEAD.defaultValue()))))
                 .build();
     }
 
@@ -436,7 +440,8 @@ public final class LogTrimBench {
         return new PackerStatistics(b.passes() - a.passes(), b.trimmedSegments() - a.trimmedSegments(),
                 b.compressedSegments() - a.compressedSegments(), b.bytesRead() - a.bytesRead(),
                 b.bytesWritten() - a.bytesWritten(), b.recordsDropped() - a.recordsDropped(),
-                b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures());
+                b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures(),
+                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced());
     }
 
     // ------------------------------------------------------------------ Table 4

@@ -193,6 +193,11 @@ public final class ConfigOptions {
             1.0, 1000.0, null, null,
             "λ_s: a trimming pass that cannot bring the sealed log below this many times the bytes in write memory is "
                     + "not repeated until the log has grown by a segment.");
+    public static final Option<Double> LOG_TRIM_MIN_DEAD = define("log-trim-min-dead", ValueType.DOUBLE, 0.5, "ratio",
+            0.0, 1.0, null, null,
+            "With log-trim, a trimming pass rewrites a sealed segment only when at least this fraction of its bytes is "
+                    + "no longer needed, plus the older segments that must then drop writes of the same keys so that "
+                    + "replay cannot bring back an old value. 0: rewrite every segment the pass would change.");
 
     // ---- operability (docs/operability.md; served by the storage-ops module) -----------------
     public static final Option<Boolean> HTTP_ENABLED = define("http-enabled", ValueType.BOOLEAN, false, "",

@@ -194,6 +194,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.LOG_COMPRESSION, true)
                 .set(ConfigOptions.LOG_TRIM_START, 3.0)
                 .set(ConfigOptions.LOG_TRIM_STOP, 2.0)
+                .set(ConfigOptions.LOG_TRIM_MIN_DEAD, 0.25)
                 .set(DURABILITY, Durability.ASYNC)
                 .set(ConfigOptions.ASYNC_SYNC_INTERVAL, 5L)
                 .set(ConfigOptions.LOG_SEGMENT_SIZE, 16 * MIB)

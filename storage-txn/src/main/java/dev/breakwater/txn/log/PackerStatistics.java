@@ -12,8 +12,12 @@ package dev.breakwater.txn.log;
  * @param recordsReduced     records rewritten with only some of their operations
  * @param passNanos          time spent in trimming passes
  * @param failures           passes or compressions that failed with an I/O error (the log was left as it was)
+ * @param segmentsKeptWhole  segments a pass would have changed but kept whole: too little to drop, and
+ *                           nothing a newer rewrite made unsafe to keep
+ * @param segmentsForced     segments rewritten below {@code log-trim-min-dead} because they held an
+ *                           operation on a key whose newer operation the pass left out as gone
  */
 public record PackerStatistics(long passes, long trimmedSegments, long compressedSegments, long bytesRead,
                                long bytesWritten, long recordsDropped, long recordsReduced, long passNanos,
-                               long failures) {
+                               long failures, long segmentsKeptWhole, long segmentsForced) {
 }

@@ -14,16 +14,25 @@ package dev.breakwater.txn.log;
  *                      on disk); a trim pass also starts when the log takes half of it on disk, so that
  *                      trimming runs before the flushes it is meant to spare even when λ_t times write
  *                      memory lies above this wall ({@link Long#MAX_VALUE}: no wall)
+ * @param minDeadRatio  a pass rewrites a sealed segment by choice only when at least this fraction
+ *                      of its payload bytes would be left out (0: every segment that would change);
+ *                      it still rewrites older segments where safety needs it ({@link SegmentPacker})
  */
 public record PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis,
-                             long maxLogBytes) {
+                             long maxLogBytes, double minDeadRatio) {
 
     /** Packing off: today's log. */
     public static final PackingOptions OFF = new PackingOptions(false, false, 2.5, 1.5, 50);
 
-    /** Options without a log wall: trimming starts on λ_t alone. */
+    /** Options without a log wall: trimming starts on λ_t alone; every changed segment is rewritten. */
     public PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis) {
-        this(compress, trim, trimStart, trimStop, periodMillis, Long.MAX_VALUE);
+        this(compress, trim, trimStart, trimStop, periodMillis, Long.MAX_VALUE, 0);
+    }
+
+    /** Every segment a pass would change is rewritten ({@code minDeadRatio} 0). */
+    public PackingOptions(boolean compress, boolean trim, double trimStart, double trimStop, long periodMillis,
+                          long maxLogBytes) {
+        this(compress, trim, trimStart, trimStop, periodMillis, maxLogBytes, 0);
     }
 
     public PackingOptions {
@@ -33,6 +42,9 @@ public record PackingOptions(boolean compress, boolean trim, double trimStart, d
         if (!(trimStart >= 1) || !(trimStop >= 1) || trimStop > trimStart) {
             throw new IllegalArgumentException("need 1 <= trimStop <= trimStart: trimStop " + trimStop + ", trimStart "
                     + trimStart);
+        }
+        if (!(minDeadRatio >= 0 && minDeadRatio <= 1)) {
+            throw new IllegalArgumentException("minDeadRatio must be in [0, 1]: " + minDeadRatio);
         }
         if (periodMillis < 1) {
             throw new IllegalArgumentException("periodMillis must be at least 1: " + periodMillis);

@@ -48,31 +48,68 @@ import org.slf4j.LoggerFactory;
  *       engine's {@link RecordTrimmer}). No flush or merge has to report anything, so no missed
  *       report can drop a needed operation or keep a stale one. Records at or above
  *       {@code min(end of log, oldest unapplied commit)} (read in that order, as {@code
- *       LogKeepPoint} does) are kept whole: they may not be in memory yet.</li>
- *   <li><b>Newest record first.</b> Every pass filters <em>all</em> sealed segments, newest
+ *       LogKeepPoint} does) are kept whole: they may not be in memory yet. An operation left out is
+ *       <em>superseded</em> (memory holds a newer version of its key, the key's newest write) or
+ *       <em>gone</em> (memory holds none: it may be the key's newest write).</li>
+ *   <li><b>Newest record first.</b> Every pass judges <em>all</em> sealed segments, newest
  *       first, and the records of each segment newest first too ({@link SegmentRecords}), so each
- *       operation is judged after every newer one. If a newer operation on a key was dropped at
- *       time t (its key no longer in memory, hence on disk), every older operation on that key was
- *       also gone from memory at t, and, judged after t, is dropped too, unless a still newer write on the key came back
- *       into memory, which is then kept and replayed last.</li>
+ *       operation is judged after every newer one. If a newer operation on a key was judged dead
+ *       at time t, every older operation on that key was also gone from memory at t (versions never
+ *       come back into memory), and, judged after t, is dead too, unless a still newer write on the
+ *       key came into memory; that write is in the log, judged live, and replayed last.</li>
+ *   <li><b>Rewrite what pays, and what safety then needs.</b> A segment some of whose operations
+ *       are dead is rewritten without every dead one iff (a) they make at least {@link
+ *       PackingOptions#minDeadRatio()} of its payload bytes, or (b) one of them is on a key
+ *       ({@link GoneKeys}) of which this pass left an operation out <em>as gone</em> in a newer
+ *       segment it rewrote. Otherwise it is kept whole, dead operations included.</li>
  *   <li><b>Durable before swapped.</b> Before the first swap of a pass, the log is made durable up
  *       to its end as read after the last filtering (ASYNC: a dropped operation may have been
  *       superseded in memory by a commit not yet on disk).</li>
  *   <li><b>Oldest swap first, each durable before the next.</b> Each packed file is written and
  *       fsynced under a temporary name, then renamed over its segment and the directory synced
- *       ({@link LogManager#replaceSealed}). So a crash leaves a prefix of the pass's segments
- *       swapped: each swapped segment has only swapped (later filtered) older segments before it,
- *       each unswapped one still has its previous content, which satisfied rule 2 already. A
- *       crash before a rename leaves a {@code .packing} file, deleted at the next open.</li>
+ *       ({@link LogManager#replaceSealed}). A crash before a rename leaves a {@code .packing} file,
+ *       deleted at the next open.</li>
  *   <li><b>Truncation and swaps exclude each other</b> ({@link LogManager}'s swap lock): a segment
  *       truncated meanwhile is not brought back.</li>
  * </ol>
  * The active segment is never touched; a packed file is never the newest segment.
  *
+ * <p><b>Why that is enough.</b> Call a log state <em>safe</em> if for every key the newest
+ * operation on it still in the log is newer than every operation on it any pass left out (or none
+ * is left). Replay is then right: if that newest present operation is above the tree's durable LSN
+ * it is the key's newest write (nothing newer was left out) and is replayed last; if it is not, no
+ * older one is replayed either and the disk holds it; if none is left, the newest operation left
+ * out was gone (a superseded one has a newer write that stays), so its write is on disk. The
+ * untrimmed log is safe; each pass keeps it safe:
+ * <ul>
+ *   <li><i>At the end of a pass.</i> Take a key with operations left out by this pass, y the newest.
+ *       If y was superseded, memory held the key's newest write z &gt; y; z was in memory (the newest
+ *       version, so live) whenever it was judged, or is above the pass's segments: z stays, newer
+ *       than anything ever left out on the key. If y was
+ *       gone, take any older operation x on the key that the pass found in the log: by rule 2 it was
+ *       judged dead (or a newer write came into memory, which stays in the log, newer than y); x's
+ *       segment is y's (rewritten: x left out) or older, and then rewritten by rule 3b (x dead, on a
+ *       key gone in a newer rewritten segment): x is left out. Either way the key is safe; keys
+ *       without operations left out by this pass were safe before and lost nothing.</li>
+ *   <li><i>After a crash in the pass</i> (rule 5): the swapped segments are the oldest of those
+ *       rewritten; each segment holds its old content or its new one, which is a subset. With P, D
+ *       the operations present and left out in the crash state, and P', D' at the end of the pass:
+ *       P ⊇ P', D ⊆ D'. If the key has an operation in P', max P ≥ max P' &gt; max D' ≥ max D. If
+ *       not, its operations in P sit in unswapped rewritten segments (one in a segment kept whole
+ *       or swapped would be in P'), newer than every swapped one, hence newer than what this pass
+ *       left out so far; the key's newest operation present before the pass is at least as new, so
+ *       it is in P too, and it was newer than everything left out before.</li>
+ * </ul>
+ * Keeping the <em>newest</em> segments whole is always safe; keeping an <em>older</em> one whole
+ * under a newer rewrite that left a key out as gone is what rule 3b forbids (a "skip every segment
+ * not worth it" rule would replay the older write: {@code SegmentPackerTest}). Superseded
+ * operations need nothing of older segments: the key's newest write stays and is replayed last.
+ *
  * <p>Cost: a pass reads every sealed segment and looks up each operation's key in its tree's
- * memory; it writes only the live bytes. Passes are what brings λ down; the paper's per-segment
- * "lowest live ratio first" order is replaced by rule 2, which older segments (the lowest ratios)
- * satisfy first anyway.
+ * memory; it writes only segments rule 3 picks, and of them only the live bytes. A segment whose
+ * every operation is dead is rewritten as an empty packed file (the paper's delete of a segment with
+ * an empty bitmap; only truncation deletes files). The paper's "lowest live ratio first" order is
+ * replaced by rule 2 and the threshold of rule 3a: older segments (the lowest ratios) pass it first.
  *
  * <p>Thread safety: runs on its own thread; {@link #start()} once, {@link #stop()} waits for it.
  * The counters are written by that thread and read by anyone.
@@ -91,6 +128,8 @@ public final class SegmentPacker implements Runnable {
     /** Set by {@link #stop()}: a pass in progress gives up before its swaps. */
     private volatile boolean stopRequested;
     private Thread thread;
+    /** The pass's keys left out as gone (rule 3b). Packer thread only. */
+    private final GoneKeys goneKeys = new GoneKeys();
     /** Sealed bytes after the last pass that could not reach λ_s; -1 if none. Packer thread only. */
     private long stuckAt = -1;
 
@@ -103,6 +142,8 @@ public final class SegmentPacker implements Runnable {
     volatile long recordsReduced;
     volatile long passNanos;
     volatile long failures;
+    volatile long segmentsKeptWhole;
+    volatile long segmentsForced;
 
     /**
      * @param trimmer     decides which operations are still needed; required when trimming
@@ -209,6 +250,7 @@ public final class SegmentPacker implements Runnable {
         passes++;
         List<SegmentList.Sealed> sealed = log.sealedSegments();
         List<Prepared> prepared = new ArrayList<>();
+        goneKeys.startPass();
         try {
             long endAfterFiltering = 0;
             for (int i = sealed.size() - 1; i >= 0 && !stopRequested; i--) {
@@ -273,8 +315,10 @@ public final class SegmentPacker implements Runnable {
     }
 
     /**
-     * Filters segment {@code s}: writes a packed replacement holding only what {@link RecordTrimmer}
-     * keeps (records at or above {@code bound} whole) and returns it, or null if it would be the same.
+     * Filters segment {@code s}: judges every record (rules 1, 2) and, if rule 3 picks the segment,
+     * writes a packed replacement holding only what {@link RecordTrimmer} keeps (records at or above
+     * {@code bound} whole) and returns it; a segment kept whole is returned compressed if it is plain
+     * and compression is on, else null.
      */
     private Prepared filter(SegmentList.Sealed s, long bound) throws IOException {
         SegmentRecords records = SegmentRecords.read(s.endLsn() - s.firstLsn(), consumer -> forEachRecord(s, consumer));
@@ -283,21 +327,51 @@ public final class SegmentPacker implements Runnable {
         // a key must be judged after every newer one, or a flush between the two judgements keeps the
         // older write and drops the newer one that superseded it on disk.
         ByteBuffer[] kept = new ByteBuffer[n];
-        boolean changed = false;
+        goneKeys.startSegment();
+        long totalBytes = 0;
+        long deadBytes = 0;
+        int dropped = 0;
+        int reduced = 0;
         for (int i = n - 1; i >= 0; i--) {
             ByteBuffer payload = records.payload(i);
             long lsn = records.lsn(i);
-            kept[i] = lsn >= bound ? payload : trimmer.trim(lsn, payload);
-            if (kept[i] == null) {
-                changed = true;
-                recordsDropped++;
-            } else if (kept[i] != payload) {
-                changed = true;
-                recordsReduced++;
+            long reportsBefore = goneKeys.reports();
+            kept[i] = lsn >= bound ? payload : trimmer.trim(lsn, payload, goneKeys);
+            totalBytes += payload.remaining();
+            if (kept[i] != payload) {
+                if (goneKeys.reports() == reportsBefore) {
+                    goneKeys.unknown(); // changed without saying which key: every key, to be safe
+                }
+                if (kept[i] == null) {
+                    dropped++;
+                    deadBytes += payload.remaining();
+                } else {
+                    reduced++;
+                    deadBytes += Math.max(0, payload.remaining() - kept[i].remaining());
+                }
             }
         }
-        if (!changed && (s.packed() || !options.compress())) {
-            return null; // a rewrite would hold the same records in the same form
+        boolean changed = dropped + reduced > 0;
+        boolean worth = changed && deadBytes >= options.minDeadRatio() * totalBytes; // rule 3a
+        boolean forced = changed && !worth && goneKeys.keepingWholeIsUnsafe(); // rule 3b
+        if (worth || forced) {
+            goneKeys.rewritten();
+            recordsDropped += dropped;
+            recordsReduced += reduced;
+            if (forced) {
+                segmentsForced++;
+            }
+        } else {
+            if (changed) {
+                segmentsKeptWhole++;
+            }
+            if (s.packed() || !options.compress()) {
+                return null; // a rewrite would hold the same records in the same form
+            }
+            for (int i = 0; i < n; i++) {
+                kept[i] = records.payload(i); // kept whole: only compressed
+            }
+            changed = false;
         }
         ByteBuffer out = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 64, s.endLsn() - s.firstLsn()))
                 .order(ByteOrder.LITTLE_ENDIAN);
@@ -395,6 +469,6 @@ public final class SegmentPacker implements Runnable {
     /** A copy of the packer's counters. */
     public PackerStatistics statistics() {
         return new PackerStatistics(passes, trimmedSegments, compressedSegments, bytesRead, bytesWritten, recordsDropped,
-                recordsReduced, passNanos, failures);
+                recordsReduced, passNanos, failures, segmentsKeptWhole, segmentsForced);
     }
 }
