@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -448,7 +449,7 @@ final class Flusher {
             // The M1 tables' cursors report their own, so each output takes the log range of the
             // tables its records come from, not the oldest of the whole seal.
             long[] floors = new long[sources.size()];
-            java.util.Arrays.fill(floors, RecordCursor.UNKNOWN_LOG_LSN);
+            Arrays.fill(floors, RecordCursor.UNKNOWN_LOG_LSN);
             floors[0] = t.minLogLsn();
             outputs = MemorySSTables.build(tree, sources.size() == 1 ? sources.get(0) : new RecordMerger(sources, floors), minLsn, maxLsn);
             if (outputs != null) {
