@@ -71,9 +71,11 @@ class SealRoomTest {
                 logPosition.set(lsn * (VALUE + 20));
                 m.tick();
                 // The hot tree: even keys fill M0, which seals into M1 (about 1 MiB there); the cold
-                // tree takes a few writes meanwhile.
+                // tree takes a few writes meanwhile. The writer stops once M0 is sealed: on a slow
+                // machine one that went on until the seal finished filled a second and third M0
+                // (hot keys 1,900-4,900 instead of about 950) and left the pool at its threshold.
                 int hotKeys = 0;
-                while (hot.statistics().memorySeals() == 0) {
+                while (hot.statistics().memorySeals() == 0 && !sealed(hot)) {
                     hot.put(key(2 * hotKeys++), value, ++lsn);
                     if (hotKeys % 100 == 0) {
                         cold.put(key(hotKeys), value, ++lsn);
@@ -98,7 +100,7 @@ class SealRoomTest {
                 TreeStatisticsSnapshot h = hot.statistics();
                 TreeStatisticsSnapshot c = cold.statistics();
                 assertTrue(h.memorySeals() > seals, "the seal went through");
-                assertEquals(0, h.bytesFlushed(), "the hot tree flushed nothing of its own for the seal's room");
+                assertEquals(0, h.bytesFlushed(), "the hot tree flushed nothing of its own for the seal's room; hot " + h.shape() + " seals=" + h.memorySeals() + " hotKeys=" + hotKeys + " used=" + used);
                 assertEquals(0, h.shape().sealsWithoutRoom(), "no seal ran the pool dry");
                 assertTrue(h.shape().sealRoomWaits() >= 1, "the seal asked for room");
                 assertTrue(c.bytesFlushed() > 0, "the policy had the cold tree free the room");
