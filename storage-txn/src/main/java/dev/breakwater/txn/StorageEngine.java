@@ -148,7 +148,7 @@ public final class StorageEngine implements AutoCloseable {
         LogManager l = null;
         try {
             this.cache = c = new BufferCache(new BufferCacheOptions(pageSize, Math.max(pageSize, config.bufferCacheSize()),
-                    cacheChunkBytes(pageSize), config.get(ConfigOptions.SIMULATED_CACHE), 16,
+                    cacheChunkBytes(pageSize), config.simulatedCacheSize(), 16,
                     Duration.ofMillis(config.get(ConfigOptions.BUFFER_CACHE_PIN_WAIT))), io);
             this.pool = p = new WriteMemoryPool(WriteMemoryPoolOptions.of(config.get(ConfigOptions.WRITE_MEMORY)).withName("write memory"));
             this.resources = r = TreeResources.withPools(fs, cache, pool, io, config.get(ConfigOptions.FLUSH_THREADS),

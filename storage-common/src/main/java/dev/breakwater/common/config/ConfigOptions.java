@@ -35,7 +35,14 @@ public final class ConfigOptions {
             "Initial write memory M_w, one global pool shared by the memory components of all LSM-trees; the tuner moves it at run time.");
     public static final Option<Long> SIMULATED_CACHE = define("simulated-cache", ValueType.BYTES, 128 * MIB, "bytes",
             0L, null, null, null,
-            "Bytes of pages represented by the simulated (ghost) cache of evicted page ids; 0 disables it.");
+            "At most this many bytes of pages represented by the simulated (ghost) cache of evicted page ids; 0 disables it. "
+                    + "The ghost's size is the smaller of this and simulated-cache-fraction of total-memory.");
+    public static final Option<Double> SIMULATED_CACHE_FRACTION = define("simulated-cache-fraction", ValueType.DOUBLE, 0.0625, "fraction",
+            0.001, 1.0, null, null,
+            "Size of the simulated cache as a fraction of total-memory (capped by simulated-cache). The tuner reads the "
+                    + "saves per page of the ghost as the slope of read cost at the cache's current size, so the ghost must be "
+                    + "small against the cache: a ghost of 128 MiB beside a 20 MiB cache averaged the slope over 20-148 MiB and "
+                    + "under-predicted the reads a smaller cache costs 3-5 times (docs/benchmarks-tuner.md, twelfth session).");
     public static final Option<Boolean> DIRECT_IO = define("direct-io", ValueType.BOOLEAN, true, "",
             null, null, null, null,
             "Read disk components with direct I/O so that the buffer cache is the only cache.");

@@ -97,6 +97,15 @@ public final class StorageConfig {
         return get(ConfigOptions.TOTAL_MEMORY) - get(ConfigOptions.WRITE_MEMORY);
     }
 
+    /**
+     * Derived, not an option: the bytes of pages the simulated cache represents,
+     * {@code min(simulated-cache, simulated-cache-fraction × total-memory)} (0 when disabled).
+     */
+    public long simulatedCacheSize() {
+        long cap = get(ConfigOptions.SIMULATED_CACHE);
+        return Math.min(cap, (long) (get(ConfigOptions.SIMULATED_CACHE_FRACTION) * get(ConfigOptions.TOTAL_MEMORY)));
+    }
+
     /** Option names to plain values (sizes in bytes, enums by name), in table order; loadable by {@link #fromMap}. */
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();

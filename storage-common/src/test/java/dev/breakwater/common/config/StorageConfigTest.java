@@ -39,6 +39,7 @@ class StorageConfigTest {
         assertEquals(256 * MIB, d.get(TOTAL_MEMORY));
         assertEquals(64 * MIB, d.get(WRITE_MEMORY));
         assertEquals(192 * MIB, d.bufferCacheSize());
+        assertEquals(16 * MIB, d.simulatedCacheSize(), "the ghost is a sixteenth of total memory by default");
         assertEquals(true, d.get(DIRECT_IO));
         assertEquals(10.0, d.get(BLOOM_BITS_PER_KEY));
         assertEquals(0.95, d.get(FLUSH_THRESHOLD));
@@ -115,6 +116,10 @@ class StorageConfigTest {
         assertEquals(1L << 30, c.get(TOTAL_MEMORY));
         assertEquals(256 * MIB, c.get(WRITE_MEMORY));
         assertEquals(768 * MIB, c.bufferCacheSize());
+        assertEquals(64 * MIB, c.simulatedCacheSize());
+        assertEquals(8 * MIB, c.toBuilder().set(ConfigOptions.SIMULATED_CACHE, 8 * MIB).build().simulatedCacheSize(),
+                "simulated-cache caps the ghost");
+        assertEquals(0, c.toBuilder().set(ConfigOptions.SIMULATED_CACHE, 0L).build().simulatedCacheSize(), "0 disables it");
         assertEquals(65536L, c.get(PAGE_SIZE));
         assertEquals(0.9, c.get(FLUSH_THRESHOLD));
         assertEquals(5.0, c.get(BLOOM_BITS_PER_KEY));
@@ -163,6 +168,7 @@ class StorageConfigTest {
                 .set(TOTAL_MEMORY, 3L << 29)
                 .set(WRITE_MEMORY, 100 * MIB + 7)
                 .set(ConfigOptions.SIMULATED_CACHE, 0L)
+                .set(ConfigOptions.SIMULATED_CACHE_FRACTION, 0.25)
                 .set(DIRECT_IO, false)
                 .set(ConfigOptions.BUFFER_CACHE_PIN_WAIT, 250L)
                 .set(BLOOM_BITS_PER_KEY, 7.5)
