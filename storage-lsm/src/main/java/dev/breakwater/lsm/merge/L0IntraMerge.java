@@ -26,13 +26,17 @@ import java.util.Set;
  * All of: L0 holds at least {@code l0MaxGroups} groups and {@code l0MaxGroups > l0MergeGroups}
  * (the amortized trigger is on); the L0 merge would be forced by the group count alone
  * ({@code L0_OVERLAP_RATIO·|L0| < below}); no L0 table is in a running merge; and
- * {@code |L0| < sqrt(2·(l0MaxGroups − 1)·g·below)}, where {@code g} is the mean size of the groups
- * newer than the oldest one (what flushes add per group). The bound comes from the cost of
+ * {@code |L0| < sqrt(2·G·below)}, where {@code G} is the growth the merge buys ({@link #growth}):
+ * normally {@code (l0MaxGroups − 1)·g}, with {@code g} the mean size of the groups newer than the
+ * oldest one (what flushes add per group), but never more than L0 can take before its byte trigger
+ * or its amortized trigger sends it below anyway. The bound comes from the cost of
  * repeating this: each merge in L0 rewrites all of L0, which grows by about
- * {@code (l0MaxGroups − 1)·g} between them, so merging in L0 until L0 holds {@code L} costs about
- * {@code L² / (2·(l0MaxGroups − 1)·g)} bytes, or {@code L / (2·(l0MaxGroups − 1)·g)} per byte, and the
+ * {@code G} between them, so merging in L0 until L0 holds {@code L} costs about
+ * {@code L² / (2·G)} bytes, or {@code L / (2·G)} per byte, and the
  * final merge into L1 {@code 1 + below / L} per byte; the sum is smallest at that {@code L}. Past it
- * the forced merge into L1 is cheaper, and it runs as before.
+ * the forced merge into L1 is cheaper, and it runs as before. Close to the byte trigger {@code G}
+ * is small: rewriting an L0 of 7 MB to take one more 450 KB flush before all of it goes below
+ * costs more than sending it below now.
  *
  * <h2>Correctness</h2>
  * The inputs are all L0 groups (so the oldest ones) and the output run is placed at the oldest
@@ -89,6 +93,24 @@ public final class L0IntraMerge {
             return -1;
         }
         double newGroup = (double) (l0Bytes - LevelMerges.bytes(l0.get(groups - 1).tables())) / (groups - 1);
-        return l0Bytes < Math.sqrt(2.0 * (s.l0MaxGroups() - 1) * newGroup * below) ? below : -1;
+        double growth = growth(l0Bytes, newGroup, below, s);
+        return growth > 0 && l0Bytes < Math.sqrt(2.0 * growth * below) ? below : -1;
+    }
+
+    /**
+     * How many bytes L0 can take after an intra-merge before its next merge into the level below
+     * is due: the least of {@code (l0MaxGroups − 1)·g} (the group count forces a merge again), the
+     * byte trigger less what L0 holds ({@link LevelingPicker#volumeThreshold}: from there all of L0
+     * goes below), and {@code max(below / r − |L0|, (l0MergeGroups − 1)·g)} (the amortized trigger,
+     * {@code r} = {@link LevelingPicker#L0_OVERLAP_RATIO}). An intra-merge costs all of L0 and buys
+     * only this growth; with the group count's growth alone, an L0 a little under the byte trigger
+     * was rewritten whole and merged into L1 one flush later (paper 000 Figure 10 at 16 MiB: the cold
+     * trees' groups of about 450 KB, a byte trigger of 8 MB over 18 MB of L1, intra-merges of 7 MB).
+     */
+    static double growth(long l0Bytes, double newGroup, long below, MergeSettings s) {
+        double byGroups = (s.l0MaxGroups() - 1) * newGroup;
+        double byBytes = LevelingPicker.volumeThreshold(s) - l0Bytes;
+        double byAmortized = Math.max(below / LevelingPicker.L0_OVERLAP_RATIO - l0Bytes, (s.l0MergeGroups() - 1) * newGroup);
+        return Math.min(byGroups, Math.min(byBytes, byAmortized));
     }
 }

@@ -215,9 +215,17 @@ public final class LevelingPicker implements MergePicker {
      * ({@link MergeSettings#l0VolumeFloor}): the guess alone does not make an L0 due that has not grown.
      */
     static double volumeScore(Version v, MergeSettings s) {
-        double threshold = Math.max((double) s.l0MergeGroups() * s.writeMemoryBytes(), s.l0VolumeFloor());
-        double bytes = (double) v.levelBytes(0) / threshold;
+        double bytes = (double) v.levelBytes(0) / volumeThreshold(s);
         return Math.max(bytes, tableScore(v, s));
+    }
+
+    /**
+     * L0's byte trigger: {@code l0MergeGroups·M}, or more while the share is a guess
+     * ({@link MergeSettings#l0VolumeFloor}). An L0 that holds this much merges into the level below
+     * (all of it, unless the group count made it due first), whatever that level holds.
+     */
+    static double volumeThreshold(MergeSettings s) {
+        return Math.max((double) s.l0MergeGroups() * s.writeMemoryBytes(), s.l0VolumeFloor());
     }
 
     /** {@code L0 tables / l0MergeTables}, or 0 without a table-count trigger. */

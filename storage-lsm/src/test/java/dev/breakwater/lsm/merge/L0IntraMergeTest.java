@@ -72,6 +72,37 @@ class L0IntraMergeTest {
     }
 
     @Test
+    void closeToTheByteTriggerTheForcedMergeGoesIntoL1() {
+        // Groups of 15 B, 350 B of L0 in six groups against 900 B of L1. The byte trigger (4·M = 400 B)
+        // sends all of L0 into L1 after 50 B more, so an intra-merge would rewrite 350 B to take 50 B:
+        // past sqrt(2·50·900) = 300 B, the forced merge goes into L1. Counting five more groups
+        // (75 B) instead, as before, the bound was sqrt(2·75·900) = 367 B and L0 merged within itself.
+        Version v = Scenario.parse("L0: a-z:15 | a-z:15 | a-z:15 | a-z:15 | a-z:15 | a-z:275\nL1: a-z:900");
+        assertFalse(L0IntraMerge.due(v, Set.of(), settings, 1));
+        MergeTask t = picker.pick(v, Set.of(), settings).orElseThrow();
+        assertEquals(1, t.outputLevel(), t.reason());
+        assertEquals(Set.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), files(t), "all of L0 and the L1 table: " + t.reason());
+        assertEquals(50.0, L0IntraMerge.growth(350, 15, 900, settings), 1e-9);
+        // With M = 200 (byte trigger 800 B) the five groups are the bound: merge within L0.
+        MergeSettings farFromBytes = new MergeSettings(10, 4, 200, 1000, 0, 6);
+        assertTrue(L0IntraMerge.due(v, Set.of(), farFromBytes, 1));
+        assertEquals(0, picker.pick(v, Set.of(), farFromBytes).orElseThrow().outputLevel());
+    }
+
+    @Test
+    void closeToTheAmortizedTriggerTheForcedMergeGoesIntoL1() {
+        // Groups of 20 B, 410 B of L0, 900 B of L1, M = 200 (byte trigger 800 B, far). Five more groups
+        // would allow sqrt(2·100·900) = 424 B > 410 B; but after an intra-merge L0 goes into L1 at 4
+        // groups once it holds 450 B, three flushes (60 B) later: sqrt(2·60·900) = 329 B < 410 B.
+        Version v = Scenario.parse("L0: a-z:20 | a-z:20 | a-z:20 | a-z:20 | a-z:20 | a-z:310\nL1: a-z:900");
+        MergeSettings s = new MergeSettings(10, 4, 200, 1000, 0, 6);
+        assertFalse(L0IntraMerge.due(v, Set.of(), s, 1));
+        assertEquals(1, picker.pick(v, Set.of(), s).orElseThrow().outputLevel());
+        assertEquals(60.0, L0IntraMerge.growth(410, 20, 900, s), 1e-9);
+        assertEquals(100.0, L0IntraMerge.growth(200, 20, 900, s), 1e-9, "far from both triggers: five groups");
+    }
+
+    @Test
     void notWhileAnL0TableIsInARunningMerge() {
         Version v = Scenario.parse("L0: a-z:10 | a-z:10 | a-z:10 | a-z:10 | a-z:10 | a-m:10 n-z:10\nL1: a-m:450 n-z:450");
         assertFalse(L0IntraMerge.due(v, Set.of(6L), settings, 1), "the oldest group's a-m table is being merged");
