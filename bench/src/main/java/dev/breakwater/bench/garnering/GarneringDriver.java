@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * loads {@code --keys} random 16-byte keys with {@code --value-bytes} values, flushes and waits for
  * merges, then measures point reads of present keys, zero-result lookups (false positives per
  * lookup, pages read), short range reads (seek + 10 entries) and long range reads (seek + 100).
- * Reports as one JSON object: load rate and mean write latency, levels, write amplification
+ * Reports as one JSON object: load rate and mean write latency, levels (bytes and tables per level,
+ * L0's groups, and the runs a range read seeks into: L0's groups plus the non-empty disk levels), write amplification
  * (FLUSH + MERGE bytes written / bytes ingested), space amplification (disk bytes / bytes ingested,
  * every key distinct), and per read kind the rate and pages read per operation.
  *
@@ -134,7 +135,11 @@ public final class GarneringDriver {
                     }
                 }
                 r.put("levelBytes", s.levelBytes());
+                r.put("levelTables", s.levelTables());
+                r.put("l0Groups", s.l0Groups());
                 r.put("diskLevels", levels);
+                // What a range read seeks into: every L0 group and every non-empty disk level is one run.
+                r.put("runs", s.l0Groups() + levels);
                 r.put("levelCount", s.levelBytes().size() - 1);
                 r.put("spaceAmplification", (double) disk / live);
                 ValueHolder vh = new ValueHolder();
