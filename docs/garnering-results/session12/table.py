@@ -4,6 +4,9 @@ per configuration (the label without its trailing -r<N>), and each configuration
 Adds the model of how many pages a range read of n entries reads when no leaf is cached (Session 12, "what
 a range read touches"): runs * (1 + 1/E) + n/E leaf pages, E = 31 entries per 4 KiB leaf (16 B keys, 100 B values).
 
+"runs covered": the sum over runs of the share of the short range reads' start keys that fall inside one of
+the run's tables (GarneringDriver's runCoverage; a seek into a gap reads the next table's first leaf, which is cached).
+
 Usage: table.py --base LABEL RUN.json [RUN.json ...]
 """
 import json, re, statistics, sys
@@ -32,12 +35,22 @@ def model(r, n):
     return r['runs'] * (1 + 1 / E) + n / E
 
 
+def covered(r):
+    """Runs a seek lands inside of (sum over runs of the share of start keys within a table's range); None if not recorded."""
+    return sum(c['coverage'] for c in r['runCoverage']) if 'runCoverage' in r else None
+
+
+def fmt_cov(r):
+    c = covered(r)
+    return '-' if c is None else f'{c:.2f}'
+
+
 print('| run | runs (L0 groups + levels) | L0 / L1..LN MiB | ' + ' | '.join(c[0] for c in cols)
-      + ' | model short / long leaf pages |')
-print('|---' * (len(cols) + 4) + '|')
+      + ' | runs covered | model short / long leaf pages |')
+print('|---' * (len(cols) + 5) + '|')
 for r in runs:
     print(f"| {r['label']} | {r['runs']} ({r['l0Groups']} + {r['diskLevels']}) | {levels(r)} | "
-          + ' | '.join(f.format(r[k]) for _, k, f in cols) + f" | {model(r, 10):.2f} / {model(r, 100):.2f} |")
+          + ' | '.join(f.format(r[k]) for _, k, f in cols) + f" | {fmt_cov(r)} | {model(r, 10):.2f} / {model(r, 100):.2f} |")
 
 groups = {}
 for r in runs:
