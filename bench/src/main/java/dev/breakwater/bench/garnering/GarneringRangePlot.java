@@ -16,12 +16,12 @@ import org.knowm.xchart.CategoryChartBuilder;
 
 /**
  * Draws the range-read plots of docs/benchmarks-garnering.md's Session 12 from the {@link GarneringDriver}
- * JSON files in one directory, labelled {@code POLICY-kKEYS-rN} (POLICY one of {@code static}, {@code gar0.8},
+ * JSON files in the directories named after the output directory, labelled {@code POLICY-kKEYS-rN} (POLICY one of {@code static}, {@code gar0.8},
  * {@code gar0.5}, {@code lev}): {@code ranges-pages.png}, the median pages read per short (seek + 10) and
  * long (seek + 100) range read of each policy and data size next to the model's leaf pages
  * ({@code runs·(1 + 1/E) + n/E}, E = {@value #ENTRIES_PER_LEAF} entries per leaf, runs the median of the
  * repetitions), and {@code ranges-rates.png}, each policy's median load, load + settle, short and long
- * range rates divided by static leveling's at the same size. Usage: {@code GarneringRangePlot DIR}.
+ * range rates divided by static leveling's at the same size. Usage: {@code GarneringRangePlot OUTDIR DIR...}.
  *
  * <p>Stateless; not for concurrent use on one directory.
  */
@@ -39,10 +39,12 @@ public final class GarneringRangePlot {
         Path dir = Path.of(args[0]);
         Map<String, List<JsonNode>> groups = new LinkedHashMap<>(); // "static-k600000" -> its repetitions
         ObjectMapper m = new ObjectMapper();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                JsonNode n = m.readTree(p.toFile());
-                groups.computeIfAbsent(n.get("label").asText().replaceAll("-r\\d+$", ""), k -> new ArrayList<>()).add(n);
+        for (int i = 1; i < args.length; i++) {
+            try (Stream<Path> files = Files.list(Path.of(args[i]))) {
+                for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                    JsonNode n = m.readTree(p.toFile());
+                    groups.computeIfAbsent(n.get("label").asText().replaceAll("-r\\d+$", ""), k -> new ArrayList<>()).add(n);
+                }
             }
         }
         List<String> sizes = groups.keySet().stream().map(g -> g.substring(g.indexOf("-k") + 2)).distinct()
