@@ -19,8 +19,8 @@ import org.knowm.xchart.CategoryChartBuilder;
  * JSON files in the directories named after the output directory, labelled {@code POLICY-kKEYS-rN} (POLICY one of {@code static}, {@code gar0.8},
  * {@code gar0.5}, {@code lev}): {@code ranges-pages.png}, the median pages read per short (seek + 10) and
  * long (seek + 100) range read of each policy and data size next to the model's leaf pages
- * ({@code runs·(1 + 1/E) + n/E}, E = {@value #ENTRIES_PER_LEAF} entries per leaf, runs the median of the
- * repetitions), and {@code ranges-rates.png}, each policy's median load, load + settle, short and long
+ * ({@code R·(1 + 1/E) + n/E}, E = {@value #ENTRIES_PER_LEAF} entries per leaf, R the median over the
+ * repetitions of either every run or the runs a seek lands inside of, the sum of {@code runCoverage}), and {@code ranges-rates.png}, each policy's median load, load + settle, short and long
  * range rates divided by static leveling's at the same size. Usage: {@code GarneringRangePlot OUTDIR DIR...}.
  *
  * <p>Stateless; not for concurrent use on one directory.
@@ -55,7 +55,8 @@ public final class GarneringRangePlot {
 
     private static void pages(Map<String, List<JsonNode>> groups, List<String> sizes, Path out) throws IOException {
         List<String> xs = new ArrayList<>();
-        List<List<Double>> ys = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<List<Double>> ys = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                new ArrayList<>(), new ArrayList<>());
         for (String size : sizes) {
             for (String[] p : POLICIES) {
                 List<JsonNode> rs = groups.get(p[0] + "-k" + size);
@@ -64,14 +65,18 @@ public final class GarneringRangePlot {
                 }
                 xs.add(p[1] + ", " + size + " keys");
                 double runs = median(rs, "runs");
+                double covered = medianCovered(rs);
                 ys.get(0).add(median(rs, "shortRangePagesReadPerOp"));
-                ys.get(1).add(runs * (1 + 1.0 / ENTRIES_PER_LEAF) + 10.0 / ENTRIES_PER_LEAF);
-                ys.get(2).add(median(rs, "longRangePagesReadPerOp"));
-                ys.get(3).add(runs * (1 + 1.0 / ENTRIES_PER_LEAF) + 100.0 / ENTRIES_PER_LEAF);
+                ys.get(1).add(leaves(runs, 10));
+                ys.get(2).add(leaves(covered, 10));
+                ys.get(3).add(median(rs, "longRangePagesReadPerOp"));
+                ys.get(4).add(leaves(runs, 100));
+                ys.get(5).add(leaves(covered, 100));
             }
         }
         CategoryChart c = chart("Pages read per range read (median of repetitions) and the leaf-page model", "pages per operation");
-        String[] names = {"short, measured", "short, model (leaves)", "long, measured", "long, model (leaves)"};
+        String[] names = {"short, measured", "short, model: every run", "short, model: runs the seek lands in",
+            "long, measured", "long, model: every run", "long, model: runs the seek lands in"};
         for (int i = 0; i < names.length; i++) {
             c.addSeries(names[i], xs, ys.get(i));
         }
@@ -104,6 +109,23 @@ public final class GarneringRangePlot {
             c.addSeries(names[i], xs, ys.get(i));
         }
         BitmapEncoder.saveBitmap(c, out.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Leaf pages of a range read of {@code n} entries over {@code runs} runs when no leaf is cached. */
+    private static double leaves(double runs, int n) {
+        return runs * (1 + 1.0 / ENTRIES_PER_LEAF) + (double) n / ENTRIES_PER_LEAF;
+    }
+
+    /** Median over the repetitions of the runs a seek lands inside of (the sum of {@code runCoverage}; 0 if not recorded). */
+    private static double medianCovered(List<JsonNode> rs) {
+        double[] v = rs.stream().mapToDouble(r -> {
+            double sum = 0;
+            for (JsonNode c : r.path("runCoverage")) {
+                sum += c.get("coverage").asDouble();
+            }
+            return sum;
+        }).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private static double median(List<JsonNode> rs, String key) {
