@@ -17,10 +17,14 @@ import dev.breakwater.lsm.tree.LsmTree;
 import dev.breakwater.lsm.tree.LsmTreeOptions;
 import dev.breakwater.lsm.tree.TreeResources;
 import dev.breakwater.lsm.tree.TreeStatisticsSnapshot;
+import dev.breakwater.lsm.version.Run;
+import dev.breakwater.lsm.version.TableMeta;
+import dev.breakwater.lsm.version.Version;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +36,8 @@ import java.util.stream.Stream;
  * loads {@code --keys} random 16-byte keys with {@code --value-bytes} values, flushes and waits for
  * merges, then measures point reads of present keys, zero-result lookups (false positives per
  * lookup, pages read), short range reads (seek + 10 entries) and long range reads (seek + 100).
- * Reports as one JSON object: load rate and mean write latency, levels, write amplification
+ * Reports as one JSON object: load rate and mean write latency, levels (bytes and tables per level,
+ * L0's groups, and the runs a range read seeks into: L0's groups plus the non-empty disk levels), write amplification
  * (FLUSH + MERGE bytes written / bytes ingested), space amplification (disk bytes / bytes ingested,
  * every key distinct), and per read kind the rate and pages read per operation.
  *
@@ -134,11 +139,16 @@ public final class GarneringDriver {
                     }
                 }
                 r.put("levelBytes", s.levelBytes());
+                r.put("levelTables", s.levelTables());
+                r.put("l0Groups", s.l0Groups());
                 r.put("diskLevels", levels);
+                // What a range read seeks into: every L0 group and every non-empty disk level is one run.
+                r.put("runs", s.l0Groups() + levels);
                 r.put("levelCount", s.levelBytes().size() - 1);
                 r.put("spaceAmplification", (double) disk / live);
-                ValueHolder vh = new ValueHolder();
                 long seed = 12345;
+                r.put("runCoverage", runCoverage(tree.version(), key, reads / 2, i -> Math.floorMod(mix(seed * 3 + i), keySpace)));
+                ValueHolder vh = new ValueHolder();
                 // Point reads of present keys.
                 measure(r, "pointRead", reads, io, () -> { }, i -> {
                     fill(1, Math.floorMod(mix(seed + i), keySpace), key);
@@ -162,6 +172,54 @@ public final class GarneringDriver {
             Files.writeString(Path.of(out), json);
         }
         System.out.println(json);
+    }
+
+    /**
+     * For each non-empty run (L0's groups first, then the disk levels top down): its level, tables,
+     * bytes, and the share of the short range reads' start keys that fall inside one of its tables'
+     * key ranges. A seek that falls in a gap between two tables of a run (partial merges leave gaps in
+     * the upper levels) reads the first leaf of the next table, which every such seek shares, so it is
+     * cached after the first; a covered seek reads a leaf of its own. The sum of the shares is the number
+     * of runs a short range read pays a leaf for (without the leaf boundaries its entries cross).
+     */
+    static List<Map<String, Object>> runCoverage(Version v, byte[] key, int n, java.util.function.LongUnaryOperator keyIndex) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int level = 0; level < v.levelCount(); level++) {
+            for (Run run : v.level(level)) {
+                if (run.isEmpty()) {
+                    continue;
+                }
+                int covered = 0;
+                for (long i = 0; i < n; i++) {
+                    fill(1, keyIndex.applyAsLong(i), key);
+                    if (covers(run.tables(), key)) {
+                        covered++;
+                    }
+                }
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("level", level);
+                m.put("tables", run.tables().size());
+                m.put("bytes", run.tables().stream().mapToLong(TableMeta::sizeBytes).sum());
+                m.put("coverage", (double) covered / n);
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** True if {@code key} lies within the key range of one of {@code tables} (disjoint, in key order). */
+    static boolean covers(List<TableMeta> tables, byte[] key) {
+        int lo = 0;
+        int hi = tables.size(); // first table whose largest key is >= key
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(tables.get(mid).largest(), key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo < tables.size() && Arrays.compareUnsigned(tables.get(lo).smallest(), key) <= 0;
     }
 
     private static long sum(List<Long> xs) {
