@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -76,7 +77,8 @@ public final class BufferCache implements AutoCloseable {
     private volatile CachedPage[] slots = new CachedPage[0];
     private volatile boolean closed;
 
-    private record RegisteredFile(StorageFile file, String name) {
+    /** A registered file; {@code queryReads} (nullable) counts its pages read from disk for queries. */
+    private record RegisteredFile(StorageFile file, String name, LongAdder queryReads) {
     }
 
     public BufferCache(BufferCacheOptions options, IoStatistics io) {
@@ -129,12 +131,23 @@ public final class BufferCache implements AutoCloseable {
      * @param name names the file in error messages (usually its path)
      */
     public int registerFile(StorageFile file, String name) {
+        return registerFile(file, name, null);
+    }
+
+    /**
+     * As {@link #registerFile(StorageFile, String)}, and every page of this file read from disk for a
+     * {@link IoPurpose#QUERY} miss also increments {@code queryReads}: the owner's share of the
+     * cache's query misses (an LSM-tree counts its own, which the memory tuner needs per tree).
+     *
+     * @param queryReads the owner's counter, or null for none
+     */
+    public int registerFile(StorageFile file, String name, LongAdder queryReads) {
         checkOpen();
         int id = nextFileId.getAndIncrement();
         if (id <= 0) {
             throw new IllegalStateException("buffer cache ran out of file ids");
         }
-        files.put(id, new RegisteredFile(file, name));
+        files.put(id, new RegisteredFile(file, name, queryReads));
         return id;
     }
 
@@ -265,6 +278,9 @@ public final class BufferCache implements AutoCloseable {
             throw e;
         }
         stats.misses[purpose.ordinal()].increment();
+        if (purpose == IoPurpose.QUERY && file.queryReads() != null) {
+            file.queryReads().increment();
+        }
         io.recordRead(purpose, 1, pageSize);
         if (wouldBeSaved) {
             stats.saved[purpose.ordinal()].increment();

@@ -10,6 +10,7 @@ package dev.breakwater.tuner;
  *   write'_i(x) = − merge_i / (x · ln(|L_N_i| / (a_i·x))) · flush_mem_i / (flush_mem_i + flush_log_i)   (eq. 4, 5)
  *   write'(x)   = Σ_i write'_i(x)
  *   read'(x)    = (saved_q + saved_m) / sim + write'(x) · read_m / merge                              (eq. 6)
+ *               + Σ_i − read_q_i / (x · ln(|L_N_i| / (a_i·x))) · flush_mem_i / (flush_mem_i + flush_log_i)   (query levels)
  *   cost'(x)    = ω · write'(x) + γ · read'(x)
  * </pre>
  * where {@code saved_q}, {@code saved_m}, {@code read_m} and {@code merge} are pages per operation,
@@ -45,6 +46,19 @@ package dev.breakwater.tuner;
  * flush at 32 MiB was log-triggered (docs/benchmarks-tuner.md); the factor made eq. 4 predict 5.8×
  * too small a saving, unscaled 3.3×. The option turns the factor off.
  *
+ * <h2>Query levels (not in the paper; {@code tuner-query-levels})</h2>
+ * Eq. 6 lets more write memory change query reads only through the smaller cache. But a tree's disk
+ * levels number {@code ln(|L_N_i|/(a_i·x)) / ln T}, and a scan reads every level it crosses, so more
+ * write memory also leaves each query fewer levels to read. If the pages tree {@code i}'s queries read
+ * from disk, {@code read_q_i}, are proportional to its level count, their derivative is the last
+ * line above: eq. 4 with merge writes replaced by query reads, under the same guards and the same
+ * factor. On TPC-C at 32 MiB (docs/benchmarks-tuner.md, thirteenth session) queries pinned 189 pages
+ * per transaction at x = 5 MiB and 154 at 12 MiB; this term predicts 155 from the first. Without it
+ * the tuner saw only the cache's side, read'(x) 2–4× too steep, and settled at the 4 MiB floor on a
+ * cost curve flat from 5 to 12 MiB. Point lookups whose Bloom filters skip the upper levels read
+ * fewer levels than this assumes, so on a point-read workload the term over-counts; it is 0 for a
+ * tree with no query reads on disk and for a tree with no write memory.
+ *
  * <h2>Log trimming (paper 002)</h2>
  * With {@code log-trim} on, the log packer's own writes are write cost: {@code write(x)} counts them
  * ({@code logTrimWritePages}). They add no term to {@code write'(x)}: a pass starts when the sealed
@@ -66,9 +80,15 @@ public final class CostModel {
     private CostModel() {
     }
 
-    /** {@link #derive(TuningSample, double, double, int, boolean)} with eq. 5's factor, as in the paper. */
+    /** {@link #derive(TuningSample, double, double, int, boolean, boolean)} with eq. 5's factor, as in the paper. */
     public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio) {
-        return derive(sample, omega, gamma, sizeRatio, true);
+        return derive(sample, omega, gamma, sizeRatio, true, false);
+    }
+
+    /** The paper's read'(x) (eq. 6), without the query-levels term. */
+    public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio,
+                                        boolean flushCauseScaling) {
+        return derive(sample, omega, gamma, sizeRatio, flushCauseScaling, false);
     }
 
     /**
@@ -76,9 +96,10 @@ public final class CostModel {
      *
      * @param sizeRatio         the trees' size ratio T (guard 4)
      * @param flushCauseScaling apply eq. 5's factor {@code flush_mem_i / (flush_mem_i + flush_log_i)}
+     * @param queryLevels       add the query-levels term {@code queryLevels'(x)} to read'(x)
      */
     public static CostDerivative derive(TuningSample sample, double omega, double gamma, int sizeRatio,
-                                        boolean flushCauseScaling) {
+                                        boolean flushCauseScaling, boolean queryLevels) {
         if (sample.ops() <= 0) {
             throw new IllegalArgumentException("a cycle without operations has no cost per operation");
         }
@@ -87,22 +108,26 @@ public final class CostModel {
         double page = sample.pageSize();
         double lnT = Math.log(Math.max(2, sizeRatio));
         double writePrime = 0;
+        double queryLevelsPrime = 0;
         int guarded = 0;
         for (TreeSample t : sample.trees()) {
             double treeMemory = t.memoryShare() * x;
-            if (t.mergeBytes() == 0 || treeMemory <= 0 || t.lastLevelBytes() <= treeMemory) {
+            if (treeMemory <= 0 || t.lastLevelBytes() <= treeMemory) {
                 guarded += t.mergeBytes() == 0 ? 0 : 1; // a tree without merges is not a guard, just idle
                 continue;
             }
             double lnRatio = Math.log(t.lastLevelBytes() / treeMemory);
             if (lnRatio < lnT) {
                 lnRatio = lnT;
-                guarded++;
+                guarded += t.mergeBytes() == 0 ? 0 : 1;
             }
             long flushed = t.flushMemBytes() + t.flushLogBytes();
             double scale = !flushCauseScaling || flushed == 0 ? 1.0 : (double) t.flushMemBytes() / flushed;
             double mergePerOp = t.mergeBytes() / page / ops;
             writePrime -= mergePerOp / (x * lnRatio) * scale;
+            if (queryLevels) {
+                queryLevelsPrime -= t.queryReadPages() / ops / (x * lnRatio) * scale;
+            }
         }
         double simulatedPrime = sample.simulatedBytes() == 0 ? 0
                 : (sample.savedQueryPages() + sample.savedMergePages()) / ops / sample.simulatedBytes();
@@ -110,6 +135,7 @@ public final class CostModel {
                 : writePrime * sample.mergeReadPages() / (double) sample.mergeWritePages();
         double writeCost = (sample.flushWritePages() + sample.mergeWritePages() + sample.logTrimWritePages()) / ops;
         double readCost = (sample.queryReadPages() + sample.mergeReadPages()) / ops;
-        return new CostDerivative(writePrime, simulatedPrime, mergeReadPrime, writeCost, readCost, omega, gamma, guarded);
+        return new CostDerivative(writePrime, simulatedPrime, mergeReadPrime, queryLevelsPrime, writeCost, readCost, omega,
+                gamma, guarded);
     }
 }

@@ -162,7 +162,7 @@ public final class MemoryTuner {
             return TuningDecision.none(x, StepReason.STOP_EMPTY_CYCLE, null);
         }
         CostDerivative d = CostModel.derive(sample, settings.omega(), settings.gamma(), settings.sizeRatio(),
-                settings.flushCauseScaling());
+                settings.flushCauseScaling(), settings.queryLevels());
         if (sample.simulatedBytes() == 0) {
             return TuningDecision.none(x, StepReason.STOP_NO_SIMULATED_CACHE, d);
         }

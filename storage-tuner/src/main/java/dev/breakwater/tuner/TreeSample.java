@@ -11,14 +11,22 @@ package dev.breakwater.tuner;
  * @param flushLogBytes   bytes flushed so the log could be truncated ({@code flush_log_i})
  * @param lastLevelBytes  size of the tree's deepest non-empty level ({@code |L_N_i|}); 0 if it has none
  * @param memoryShare     the tree's share of write memory, {@code a_i} in [0, 1]
+ * @param queryReadPages  pages of this tree's SSTables that queries read from disk during the cycle
+ *                        ({@code read_q_i}: its part of {@code read_q})
  */
 public record TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
-                         double memoryShare) {
+                         double memoryShare, long queryReadPages) {
+
+    /** A tree sample without query reads ({@code read_q_i = 0}). */
+    public TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
+                      double memoryShare) {
+        this(name, mergeBytes, flushMemBytes, flushLogBytes, lastLevelBytes, memoryShare, 0);
+    }
 
     public TreeSample {
-        if (mergeBytes < 0 || flushMemBytes < 0 || flushLogBytes < 0 || lastLevelBytes < 0) {
+        if (mergeBytes < 0 || flushMemBytes < 0 || flushLogBytes < 0 || lastLevelBytes < 0 || queryReadPages < 0) {
             throw new IllegalArgumentException("tree " + name + ": negative count in a tuning sample (merge " + mergeBytes
-                    + ", flush_mem " + flushMemBytes + ", flush_log " + flushLogBytes + ", |L_N| " + lastLevelBytes
+                    + ", flush_mem " + flushMemBytes + ", flush_log " + flushLogBytes + ", |L_N| " + lastLevelBytes + ", read_q " + queryReadPages
                     + "); a cycle is the difference of a later snapshot minus an earlier one");
         }
         if (!(memoryShare >= 0 && memoryShare <= 1)) {

@@ -22,11 +22,13 @@ package dev.breakwater.tuner;
  * @param maxStepFraction      largest climb step, as a fraction of total memory (a climb doubles its step
  *                             each cycle up to this, and the max-decrease rule still applies); at or below
  *                             {@code fallbackStepFraction} a climb keeps the fixed step
+ * @param queryLevels          count the reads more write memory saves by removing disk levels from queries'
+ *                             way (the {@code queryLevelsPrime} term of {@link CostModel}; not in the paper)
  */
 public record TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction,
                             double maxDecreaseFraction, long minStepBytes, double minGainFraction,
                             long writeMemoryFloorBytes, long cacheFloorBytes, long granularityBytes, int sizeRatio,
-                            boolean flushCauseScaling, int climbSamples, double maxStepFraction) {
+                            boolean flushCauseScaling, int climbSamples, double maxStepFraction, boolean queryLevels) {
 
     /** Default n of a climb: two cycles in a row. */
     public static final int DEFAULT_CLIMB_SAMPLES = 2;
@@ -45,6 +47,16 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
         require(climbSamples == 0 || climbSamples >= 2 && climbSamples <= 100,
                 "climb samples must be 0 (off) or in [2, 100], got " + climbSamples);
         require(maxStepFraction > 0 && maxStepFraction < 1, "max step must be in (0, 1), got " + maxStepFraction);
+    }
+
+    /** Settings without the query-levels term: read'(x) as paper 000's eq. 6 has it. */
+    public TunerSettings(double omega, double gamma, int samples, double fallbackStepFraction, double maxDecreaseFraction,
+                         long minStepBytes, double minGainFraction, long writeMemoryFloorBytes, long cacheFloorBytes,
+                         long granularityBytes, int sizeRatio, boolean flushCauseScaling, int climbSamples,
+                         double maxStepFraction) {
+        this(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples,
+                maxStepFraction, false);
     }
 
     /** Settings with the default climb (n = 2, steps up to 25% of total memory). */
@@ -75,28 +87,34 @@ public record TunerSettings(double omega, double gamma, int samples, double fall
 
     public TunerSettings withWeights(double w, double g) {
         return new TunerSettings(w, g, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction, queryLevels);
     }
 
     public TunerSettings withMinStep(long bytes) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, bytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction, queryLevels);
     }
 
     public TunerSettings withMinGain(double fraction) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, fraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction, queryLevels);
     }
 
     public TunerSettings withFlushCauseScaling(boolean on) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, on, climbSamples, maxStepFraction);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, on, climbSamples, maxStepFraction, queryLevels);
     }
 
     /** The same settings with climb samples n (0: no climb) and a climb step cap of {@code maxStep}·M. */
     public TunerSettings withClimb(int n, double maxStep) {
         return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
-                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, n, maxStep);
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, n, maxStep, queryLevels);
+    }
+
+    /** The same settings with the query-levels term of read'(x) on or off. */
+    public TunerSettings withQueryLevels(boolean on) {
+        return new TunerSettings(omega, gamma, samples, fallbackStepFraction, maxDecreaseFraction, minStepBytes, minGainFraction,
+                writeMemoryFloorBytes, cacheFloorBytes, granularityBytes, sizeRatio, flushCauseScaling, climbSamples, maxStepFraction, on);
     }
 
     private static void require(boolean ok, String message) {

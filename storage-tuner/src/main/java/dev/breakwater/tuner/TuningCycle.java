@@ -15,6 +15,7 @@ package dev.breakwater.tuner;
  * @param writePrimePerMiB    write'(x), eq. 5
  * @param simulatedPrimePerMiB (saved_q + saved_m) / sim, the first term of eq. 6
  * @param mergeReadPrimePerMiB write'(x)·read_m/merge, the second term of eq. 6
+ * @param queryLevelsPrimePerMiB query reads saved by fewer disk levels (0 with {@code tuner-query-levels} off)
  * @param cost                ω·write(x) + γ·read(x)
  * @param writeCost           pages written per operation
  * @param readCost            pages read per operation
@@ -24,7 +25,8 @@ package dev.breakwater.tuner;
  */
 public record TuningCycle(long timeMillis, CycleTrigger trigger, long writeMemoryBefore, long writeMemoryAfter,
                           long cacheBefore, long cacheAfter, double costPrimePerMiB, double writePrimePerMiB,
-                          double simulatedPrimePerMiB, double mergeReadPrimePerMiB, double cost, double writeCost,
+                          double simulatedPrimePerMiB, double mergeReadPrimePerMiB, double queryLevelsPrimePerMiB,
+                          double cost, double writeCost,
                           double readCost, long ops, StepReason reason, double expectedGain) {
 
     private static final double MIB = 1024.0 * 1024.0;
@@ -36,6 +38,7 @@ public record TuningCycle(long timeMillis, CycleTrigger trigger, long writeMemor
         return new TuningCycle(timeMillis, trigger, sample.writeMemoryBytes(), writeMemoryAfter, sample.cacheBytes(),
                 cacheAfter, d == null ? 0 : d.costPrime() * MIB, d == null ? 0 : d.writePrime() * MIB,
                 d == null ? 0 : d.simulatedPrime() * MIB, d == null ? 0 : d.mergeReadPrime() * MIB,
+                d == null ? 0 : d.queryLevelsPrime() * MIB,
                 d == null ? 0 : d.cost(), d == null ? 0 : d.writeCost(), d == null ? 0 : d.readCost(), sample.ops(),
                 decision.reason(), decision.expectedGain());
     }
@@ -44,8 +47,9 @@ public record TuningCycle(long timeMillis, CycleTrigger trigger, long writeMemor
     public String describe() {
         return String.format(java.util.Locale.ROOT,
                 "tuner cycle (%s): write memory %.1f -> %.1f MiB, cache %.1f -> %.1f MiB, %s; cost %.4f pages/op "
-                        + "(write %.4f, read %.4f), cost' %.3g/MiB (write' %.3g, sim %.3g, merge-read %.3g), %d ops",
+                        + "(write %.4f, read %.4f), cost' %.3g/MiB (write' %.3g, sim %.3g, merge-read %.3g, query-levels %.3g), %d ops",
                 trigger, writeMemoryBefore / MIB, writeMemoryAfter / MIB, cacheBefore / MIB, cacheAfter / MIB, reason,
-                cost, writeCost, readCost, costPrimePerMiB, writePrimePerMiB, simulatedPrimePerMiB, mergeReadPrimePerMiB, ops);
+                cost, writeCost, readCost, costPrimePerMiB, writePrimePerMiB, simulatedPrimePerMiB, mergeReadPrimePerMiB,
+                queryLevelsPrimePerMiB, ops);
     }
 }

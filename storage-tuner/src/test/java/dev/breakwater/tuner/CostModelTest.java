@@ -65,6 +65,30 @@ class CostModelTest {
         assertEquals(-1.0 / (X * Math.log(1000)), CostModel.derive(sample(List.of(noFlush), 0, 0, 0, 100), 1, 1, 10).writePrime(), 1e-18);
     }
 
+    /**
+     * The query-levels term: each tree's query reads over {@code x·ln(|L_N_i|/(a_i·x))}, with eq. 4's
+     * guards, even for a tree that did not merge in the cycle; off, read'(x) is eq. 6 alone.
+     */
+    @Test
+    void queryLevelsTermTakesEachTreesQueryReadsOverItsLevelCount() {
+        TreeSample a = new TreeSample("a", 100 * PAGE, 300, 100, 500L * X, 0.5, 40);
+        TreeSample unmerged = new TreeSample("b", 0, 0, 0, 50L * X, 0.5, 20);
+        TreeSample readOnly = new TreeSample("items", 0, 0, 0, 500L * X, 0, 30);
+        TreeSample fits = new TreeSample("small", 0, 0, 0, X / 4, 0.5, 10);
+        TuningSample s = sample(List.of(a, unmerged, readOnly, fits), 40, 10, 60, 100);
+        CostDerivative on = CostModel.derive(s, 2, 1, 10, false, true);
+        double qa = -(40 / 100.0) / (X * Math.log(1000));
+        double qb = -(20 / 100.0) / (X * Math.log(100));
+        assertEquals(qa + qb, on.queryLevelsPrime(), 1e-18);
+        assertEquals(on.simulatedPrime() + on.mergeReadPrime() + qa + qb, on.readPrime(), 1e-18);
+        CostDerivative off = CostModel.derive(s, 2, 1, 10, false, false);
+        assertEquals(0, off.queryLevelsPrime());
+        assertEquals(on.writePrime(), off.writePrime(), 1e-18);
+        assertEquals(on.costPrime() - (qa + qb), off.costPrime(), 1e-18);
+        // eq. 5's factor scales it as it scales the merge term
+        assertEquals(qa * 0.75 + qb, CostModel.derive(s, 2, 1, 10, true, true).queryLevelsPrime(), 1e-18);
+    }
+
     /** {@code tuner-flush-cause-scaling=false}: log-triggered flushes no longer zero the merge saving. */
     @Test
     void withoutFlushCauseScalingEveryTreeGetsTheUnscaledTerm() {

@@ -93,7 +93,8 @@ final class MemoryTunerService implements Runnable {
                 c.get(ConfigOptions.TUNER_SAMPLES), c.get(ConfigOptions.TUNER_FALLBACK_STEP),
                 c.get(ConfigOptions.TUNER_MAX_DECREASE), minStep, c.get(ConfigOptions.TUNER_MIN_GAIN), writeFloor,
                 cacheFloor, granule, c.get(ConfigOptions.SIZE_RATIO), c.get(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING),
-                c.get(ConfigOptions.TUNER_CLIMB_SAMPLES), c.get(ConfigOptions.TUNER_MAX_STEP));
+                c.get(ConfigOptions.TUNER_CLIMB_SAMPLES), c.get(ConfigOptions.TUNER_MAX_STEP),
+                c.get(ConfigOptions.TUNER_QUERY_LEVELS));
     }
 
     long totalMemory() {
@@ -210,7 +211,8 @@ final class MemoryTunerService implements Runnable {
     /** With the tuner off: the cycle's cost and derivative for the record, and no step. */
     private TuningDecision measureOnly(TuningSample sample) {
         TunerSettings s = tuner.settings();
-        CostDerivative d = sample.ops() == 0 ? null : CostModel.derive(sample, s.omega(), s.gamma(), s.sizeRatio(), s.flushCauseScaling());
+        CostDerivative d = sample.ops() == 0 ? null : CostModel.derive(sample, s.omega(), s.gamma(), s.sizeRatio(), s.flushCauseScaling(),
+                s.queryLevels());
         long x = sample.writeMemoryBytes();
         return new TuningDecision(x, x, StepReason.STOP_DISABLED, d, Double.NaN, 0, false, false);
     }

@@ -23,6 +23,8 @@ import java.util.List;
  *       (a tree starts with an empty last level, which would make |L_N| zero);</li>
  *   <li>{@code a_i}: the tree's average write memory over recent ticks divided by {@code x} (the
  *       memory the manager sizes its levels for), or its current share when it has no average;</li>
+ *   <li>{@code read_q_i}: the tree's {@code queryPagesRead}, the buffer cache's query misses on its
+ *       SSTables (the cache counts them per registered file for the tree that opened it);</li>
  *   <li>{@code saved_q}, {@code saved_m}, {@code sim}: the buffer cache's simulated-cache counters and
  *       ghost capacity in pages times the page size;</li>
  *   <li>{@code read_q}, {@code read_m}, flush and merge pages written: the I/O counters by purpose;</li>
@@ -49,8 +51,9 @@ final class TuningSampleAdapter {
             long merge = now.mergeBytesWritten() - (then == null ? 0 : then.mergeBytesWritten());
             long flushMem = now.bytesFlushedForMemory() - (then == null ? 0 : then.bytesFlushedForMemory());
             long flushLog = now.bytesFlushedForLog() - (then == null ? 0 : then.bytesFlushedForLog());
+            long queryReads = now.queryPagesRead() - (then == null ? 0 : then.queryPagesRead());
             trees.add(new TreeSample(e.getKey(), Math.max(0, merge), Math.max(0, flushMem), Math.max(0, flushLog),
-                    deepestNonEmptyLevel(now), share(after.writeMemory(), e.getKey(), x)));
+                    deepestNonEmptyLevel(now), share(after.writeMemory(), e.getKey(), x), Math.max(0, queryReads)));
         }
         BufferCacheSnapshot c1 = after.bufferCache();
         BufferCacheSnapshot c0 = before.bufferCache();

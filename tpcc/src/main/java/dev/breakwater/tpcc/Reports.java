@@ -59,7 +59,15 @@ final class Reports {
                 io.totalBytesRead() / 1024.0 / committed, io.totalBytesWritten() / 1024.0 / committed, byPurpose,
                 readPages / committed, writtenPages / committed, omega, gamma, (omega * writtenPages + gamma * readPages) / committed,
                 r.samples(), after.tuner(), checks, consistent, after.operations().total() - before.operations().total(),
-                trees(before, after));
+                trees(before, after), queryCache(before, after, committed));
+    }
+
+    private static Map<String, Double> queryCache(EngineStatistics before, EngineStatistics after, long committed) {
+        Map<String, Double> cache = new LinkedHashMap<>();
+        cache.put("pins", (double) (after.bufferCache().pins(IoPurpose.QUERY) - before.bufferCache().pins(IoPurpose.QUERY)) / committed);
+        cache.put("misses", (double) (after.bufferCache().misses(IoPurpose.QUERY) - before.bufferCache().misses(IoPurpose.QUERY)) / committed);
+        cache.put("saved", (double) (after.bufferCache().saved(IoPurpose.QUERY) - before.bufferCache().saved(IoPurpose.QUERY)) / committed);
+        return cache;
     }
 
     private static Map<String, TreeWindow> trees(EngineStatistics before, EngineStatistics after) {

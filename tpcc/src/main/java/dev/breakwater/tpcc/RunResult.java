@@ -27,6 +27,9 @@ import java.util.Map;
  * @param consistency      the consistency conditions after the run
  * @param operations       engine operations (point reads, scans, record writes) in the window: the tuner's {@code op}
  * @param trees            per LSM-tree: merge and flush bytes in the window, shape at its end (eq. 4's inputs)
+ * @param queryCachePerTx  the buffer cache's query pins, misses and ghost-list saves per committed transaction
+ *                         in the window: pins per transaction show how many pages the queries touch at this
+ *                         split (more disk components, more pins), misses how many of them the cache missed
  */
 public record RunResult(List<String> command, Map<String, Object> engineConfig, int warehouses, int terminals,
                         double warmupSeconds, double measuredSeconds, String mix, String mixAfter, Double mixSwitchAtSeconds,
@@ -35,5 +38,6 @@ public record RunResult(List<String> command, Map<String, Object> engineConfig, 
                         double kbReadPerTx, double kbWrittenPerTx, Map<String, Map<String, Long>> ioBytesByPurpose,
                         double pagesReadPerTx, double pagesWrittenPerTx, double writeWeight, double readWeight,
                         double ioCostPerTx, List<Sample> samples, List<TuningCycle> tuner, List<CheckResult> consistency,
-                        boolean consistent, long operations, Map<String, TreeWindow> trees) {
+                        boolean consistent, long operations, Map<String, TreeWindow> trees,
+                        Map<String, Double> queryCachePerTx) {
 }

@@ -261,6 +261,11 @@ public final class ConfigOptions {
             null, null, null, null,
             "Scale each tree's merge saving (paper 000 eq. 4) by its share of memory-triggered flushes (eq. 5, the paper's rule). "
                     + "Off by default: Breakwater sizes L0 merges and levels by the tree's write memory, not by its flushes (docs/tuner.md).");
+    public static final Option<Boolean> TUNER_QUERY_LEVELS = define("tuner-query-levels", ValueType.BOOLEAN, true, "",
+            null, null, null, null,
+            "Count, in read'(x), the query reads more write memory saves by leaving each tree fewer disk levels "
+                    + "(eq. 4's form applied to each tree's query reads; not in paper 000). Off: eq. 6 alone, "
+                    + "where more write memory changes query reads only through the smaller cache (docs/tuner.md).");
     public static final Option<Long> TUNER_PERIOD = define("tuner-period", ValueType.MILLIS, 600_000L, "ms",
             100L, 86_400_000L, null, null,
             "A tuning cycle runs when the log has grown by max-log-size since the last one, or after this long.");

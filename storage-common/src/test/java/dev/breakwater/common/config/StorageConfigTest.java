@@ -213,6 +213,7 @@ class StorageConfigTest {
                 .set(ConfigOptions.JMX_ENABLED, false)
                 .set(ConfigOptions.TUNER, false)
                 .set(ConfigOptions.TUNER_FLUSH_CAUSE_SCALING, true)
+                .set(ConfigOptions.TUNER_QUERY_LEVELS, false)
                 .set(ConfigOptions.TUNER_WRITE_WEIGHT, 2.0)
                 .set(ConfigOptions.TUNER_READ_WEIGHT, 0.5)
                 .set(ConfigOptions.TUNER_SAMPLES, 5)

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
@@ -111,6 +112,16 @@ public final class SSTableReader implements AutoCloseable {
      */
     public static SSTableReader open(FileSystem fs, Path path, BufferCache cache, boolean directIo, IoPurpose purpose)
             throws IOException {
+        return open(fs, path, cache, directIo, purpose, null);
+    }
+
+    /**
+     * As {@link #open(FileSystem, Path, BufferCache, boolean, IoPurpose)}, and the cache counts every
+     * page of this table that a query reads from disk in {@code queryReads} (the owning tree's
+     * counter; null for none).
+     */
+    public static SSTableReader open(FileSystem fs, Path path, BufferCache cache, boolean directIo, IoPurpose purpose,
+                                     LongAdder queryReads) throws IOException {
         StorageFile file = directIo ? fs.open(path, OpenOption.READ, OpenOption.DIRECT) : fs.open(path, OpenOption.READ);
         int fileId = -1;
         try {
@@ -124,7 +135,7 @@ public final class SSTableReader implements AutoCloseable {
                 throw new CorruptSSTableException(path, "file of " + size + " bytes has more pages than page numbers allow");
             }
             int pages = (int) (size / ps);
-            fileId = cache.registerFile(file, path.toString());
+            fileId = cache.registerFile(file, path.toString(), queryReads);
             SSTableMetadata m = readFooter(cache, fileId, pages - 1, path.toString(), purpose);
             validate(m, pages, ps, path);
             return new SSTableReader(path, file, cache, fileId, m);

@@ -875,7 +875,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
                 stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
                 stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest), stats.memorySealBytes.sum(),
-                memoryShape());
+                versions.queryPagesRead(), memoryShape());
     }
 
     /** What the memory holds now, from one super version, and the flush counts by cause. */

@@ -44,6 +44,8 @@ import java.util.List;
  * @param memorySealBytes      partitioned component: input bytes of seals (the sealed M0's pages plus
  *                             the overlapping M1 tables it was merged with); with
  *                             {@code memoryMergeBytes}, what the memory levels rewrote
+ * @param queryPagesRead       pages of the tree's SSTables that queries read from disk (its buffer-cache
+ *                             query misses): the reads a change of its disk levels would change
  * @param shape                what the tree's memory holds now and how its flushes split by cause
  *                             ({@link MemoryShape}); for benchmarks that follow it over time
  */
@@ -55,7 +57,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
                                      long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
                                      int deepestLevel, long deepestLevelBytes, long memorySealBytes,
-                                     MemoryShape shape) {
+                                     long queryPagesRead, MemoryShape shape) {
 
     /**
      * The shape of a tree's write memory at one moment, and its flush counts by cause.
@@ -96,7 +98,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
         this(entriesWritten, flushes, bytesFlushed, bytesFlushedForMemory, bytesFlushedForLog, merges, mergeBytesRead, mergeBytesWritten,
                 levelBytes, levelTables, l0Groups, memoryBytes, bloomProbes, bloomNegatives, bloomFalsePositives, flushSlowdowns, flushStops,
                 flushStallNanos, writeSlowdowns, writeStalls, writeStallNanos, memorySeals, memoryMerges, memoryMergeBytes,
-                mergeBytesWrittenByLevel, deepestLevel, deepestLevelBytes, memorySealBytes, MemoryShape.NONE);
+                mergeBytesWrittenByLevel, deepestLevel, deepestLevelBytes, memorySealBytes, 0, MemoryShape.NONE);
     }
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,8 @@ final class VersionSet implements AutoCloseable {
     /** The first file number this instance allocates: above every table file present at open. */
     private final long firstNewFileNumber;
     private final Map<Long, SSTableReader> readers = new ConcurrentHashMap<>();
+    /** Pages of this tree's tables that queries read from disk (buffer-cache query misses), ever. */
+    private final LongAdder queryPagesRead = new LongAdder();
     /** Guarded by this. */
     private final Map<Long, Integer> versionsPerTable = new HashMap<>();
     /** Bloom counts of readers already closed: probes, negatives, false positives. Guarded by this. */
@@ -218,9 +221,15 @@ final class VersionSet implements AutoCloseable {
         return next;
     }
 
+    /** Pages of this tree's tables that queries have read from disk since the tree opened. */
+    long queryPagesRead() {
+        return queryPagesRead.sum();
+    }
+
     private void openReader(TableMeta t, IoPurpose purpose) throws IOException {
         if (!readers.containsKey(t.fileNumber())) {
-            readers.put(t.fileNumber(), SSTableReader.open(fs, TableFiles.path(dir, t.fileNumber()), cache, directIo, purpose));
+            readers.put(t.fileNumber(), SSTableReader.open(fs, TableFiles.path(dir, t.fileNumber()), cache, directIo, purpose,
+                    queryPagesRead));
         }
     }
 

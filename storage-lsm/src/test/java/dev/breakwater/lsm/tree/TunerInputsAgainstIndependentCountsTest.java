@@ -43,6 +43,9 @@ class TunerInputsAgainstIndependentCountsTest {
         final AtomicLong tableReads = new AtomicLong();
         final AtomicLong tableBytesRead = new AtomicLong();
         final AtomicLong flushBytesWritten = new AtomicLong();
+        /** Table bytes read by {@code queryThread} (the test's own gets), per tree directory name. */
+        final java.util.Map<String, AtomicLong> queryBytesReadByTree = new java.util.concurrent.ConcurrentHashMap<>();
+        volatile Thread queryThread;
 
         @Override
         public IOException maybeFail(FileOperation op, Path path) {
@@ -57,6 +60,10 @@ class TunerInputsAgainstIndependentCountsTest {
             if (op == FileOperation.READ) {
                 tableReads.incrementAndGet();
                 tableBytesRead.addAndGet(bytes);
+                if (Thread.currentThread() == queryThread) {
+                    queryBytesReadByTree.computeIfAbsent(path.getParent().getFileName().toString(), k -> new AtomicLong())
+                            .addAndGet(bytes);
+                }
             } else if (op == FileOperation.WRITE && Thread.currentThread().getName().startsWith("breakwater-flush")) {
                 flushBytesWritten.addAndGet(bytes);
             }
@@ -82,6 +89,7 @@ class TunerInputsAgainstIndependentCountsTest {
                 m.register(t, "d" + i);
             }
             m.tick(); // the first rate sample, before any write
+            counter.queryThread = Thread.currentThread();
             AtomicBoolean stop = new AtomicBoolean();
             Thread ticker = new Thread(() -> {
                 while (!stop.get()) {
@@ -111,6 +119,7 @@ class TunerInputsAgainstIndependentCountsTest {
                     }
                 }
             } finally {
+                counter.queryThread = null;
                 stop.set(true);
                 ticker.join();
             }
@@ -165,6 +174,16 @@ class TunerInputsAgainstIndependentCountsTest {
             assertEquals(counter.tableBytesRead.get(), (c.totalMisses() + readAheadPages) * TreeFixture.PAGE,
                     "cache-miss bytes plus merge read-ahead bytes vs table bytes read");
             assertTrue(counter.tableReads.get() < c.totalMisses() + readAheadPages, "read-ahead reads several pages at once");
+            // read_q_i: each tree's query misses against the table pages the querying thread read in its directory.
+            long perTree = 0;
+            for (int i = 0; i < TREES; i++) {
+                long q = trees.get(i).statistics().queryPagesRead();
+                AtomicLong read = counter.queryBytesReadByTree.get("t" + i);
+                assertEquals(read == null ? 0 : read.get() / TreeFixture.PAGE, q, "query pages read of t" + i);
+                perTree += q;
+            }
+            assertTrue(trees.get(0).statistics().queryPagesRead() > 0, "the hot tree's queries read from disk");
+            assertEquals(c.misses(IoPurpose.QUERY), perTree, "the trees' query reads add up to the cache's query misses");
             long ioPages = 0;
             long ioTableBytes = 0;
             for (IoPurpose p : IoPurpose.values()) {
