@@ -86,7 +86,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
         public static final MemoryShape NONE = new MemoryShape(0, 0, 0, List.of(), List.of(), 0, 0, 0, 0, 0, 0);
     }
 
-    /** The snapshot without a memory shape ({@link MemoryShape#NONE}), for callers that have none to give. */
+    /** The snapshot without a memory shape ({@link MemoryShape#NONE}) or query reads (0), for callers that have none to give. */
     public TreeStatisticsSnapshot(long entriesWritten, long flushes, long bytesFlushed, long bytesFlushedForMemory,
                                   long bytesFlushedForLog, long merges,
                                   long mergeBytesRead, long mergeBytesWritten, List<Long> levelBytes,
