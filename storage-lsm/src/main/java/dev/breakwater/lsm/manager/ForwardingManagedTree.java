@@ -50,6 +50,11 @@ public abstract class ForwardingManagedTree implements ManagedTree {
     }
 
     @Override
+    public long smallestUsefulFlushBytes() {
+        return delegate.smallestUsefulFlushBytes();
+    }
+
+    @Override
     public long flushableBytes() {
         return delegate.flushableBytes();
     }

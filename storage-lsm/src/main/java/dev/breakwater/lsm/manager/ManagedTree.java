@@ -46,6 +46,15 @@ public interface ManagedTree {
      */
     long flushableBytes();
 
+    /**
+     * The smallest flush worth making into this tree now ({@link dev.breakwater.lsm.merge.MergePicker#smallestUsefulFlushBytes}):
+     * a smaller one only makes its L0 merge while thin. The optimal flush policy lets a tree keep at
+     * least this much memory. 0 (the default): no such floor.
+     */
+    default long smallestUsefulFlushBytes() {
+        return 0;
+    }
+
     /** Bytes of memory already on their way out (sealed or requested flushes not yet installed). */
     long flushingBytes();
 

@@ -24,7 +24,15 @@ import java.util.function.LongSupplier;
  *   <li><b>MIN_LSN</b>: the tree holding the oldest log LSN in memory.</li>
  *   <li><b>OPTIMAL</b>: the tree whose share of write memory {@code a_i} most exceeds its share of
  *       the writes {@code r_i / Σ r_j} measured over one maximum log length (section 4.2: write
- *       memory proportional to write rate minimizes write cost).</li>
+ *       memory proportional to write rate minimizes write cost), among the trees that hold at least
+ *       their {@linkplain ManagedTree#smallestUsefulFlushBytes smallest useful flush} (all trees if
+ *       none does). Equation 1, which the rate rule comes from, prices memory by the disk levels it
+ *       saves; a tree whose flushes are small against the L0 batch its merge into L1 waits for pays
+ *       per flushed byte for L0 merges forced by the group count instead (intra-L0 merges that rewrite
+ *       L0 every few flushes), a cost that grows as the flush shrinks. So a tree is left to grow to
+ *       that size (or to the log's flush) while another tree can give memory (paper 000 Figure 10 at
+ *       16 MiB: the eight cold trees flushed 430–540 KB against an 8 MB batch;
+ *       docs/benchmarks-memory.md, "Session 13").</li>
  *   <li><b>STATIC</b> scheme (B+-static): at most D datasets hold memory; a write to a further
  *       dataset makes the least recently written one flush everything; a dataset reaching 1/D of
  *       write memory flushes all its trees together.</li>
@@ -242,6 +250,10 @@ public final class WriteMemoryManager {
         };
     }
 
+    /**
+     * The optimal policy's pick: the largest {@code a_i − r_i / Σ r_j} among the trees holding at
+     * least their smallest useful flush, or among all holding trees if none does.
+     */
     private ManagedTree pickOptimal(List<ManagedTree> holding, Map<ManagedTree, Long> memory) {
         Map<ManagedTree, Long> r = rates.rates(trees);
         double totalRate = 0;
@@ -255,7 +267,13 @@ public final class WriteMemoryManager {
         }
         double rate = totalRate;
         double total = totalMemory;
-        return maxBy(holding, t -> memory.get(t) / total - r.get(t) / rate);
+        List<ManagedTree> worthFlushing = new ArrayList<>();
+        for (ManagedTree t : holding) {
+            if (memory.get(t) >= t.smallestUsefulFlushBytes()) {
+                worthFlushing.add(t);
+            }
+        }
+        return maxBy(worthFlushing.isEmpty() ? holding : worthFlushing, t -> memory.get(t) / total - r.get(t) / rate);
     }
 
     private interface Score {

@@ -228,6 +228,36 @@ public final class LevelingPicker implements MergePicker {
         return Math.max((double) s.l0MergeGroups() * s.writeMemoryBytes(), s.l0VolumeFloor());
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: the L0 batch its merge into the level below waits for, {@code min(byte trigger,
+     * below / r)} ({@link #volumeThreshold}; {@code r} = {@link #L0_OVERLAP_RATIO}, {@code below}
+     * the bytes of L1, and of L2 while L1 retires), over {@code l0MaxGroups − 1}: with flushes at
+     * least this large L0 reaches its batch before the group count forces it to merge. Smaller
+     * flushes make L0 merge while thin, into L1 or, more often, into itself ({@link L0IntraMerge}),
+     * rewriting L0 every few flushes (paper 000 Figure 10 at 16 MiB: the cold trees' 450 KB flushes
+     * against an 8 MB batch, 1.5–1.9 bytes of intra-L0 merge per byte flushed). 0 while the level
+     * below is empty (L0 then merges at {@code l0MergeGroups} groups whatever it holds), for the
+     * batched variant, and without the amortized trigger ({@code l0MaxGroups <= l0MergeGroups}).
+     */
+    @Override
+    public long smallestUsefulFlushBytes(Version v, MergeSettings s) {
+        if (batched || s.l0MaxGroups() <= s.l0MergeGroups() || v.levelCount() < 2) {
+            return 0;
+        }
+        int target = retiringL1(v, s) ? 2 : 1;
+        long below = 0;
+        for (int level = 1; level <= target && level < v.levelCount(); level++) {
+            below += v.levelBytes(level);
+        }
+        if (below == 0) {
+            return 0;
+        }
+        double batch = Math.min(volumeThreshold(s), below / L0_OVERLAP_RATIO);
+        return (long) (batch / (s.l0MaxGroups() - 1));
+    }
+
     /** {@code L0 tables / l0MergeTables}, or 0 without a table-count trigger. */
     static double tableScore(Version v, MergeSettings s) {
         return s.l0MergeTables() == 0 ? 0 : (double) v.levelTables(0) / s.l0MergeTables();

@@ -43,6 +43,16 @@ public interface MergePicker {
     }
 
     /**
+     * The smallest flush worth making into this tree now: a flush smaller than this becomes an L0
+     * group that makes L0 merge before it holds the batch its merge into the level below should take.
+     * A flush policy choosing between trees treats memory below it as not yet worth flushing
+     * ({@code WriteMemoryManager}'s optimal policy). 0 (the default): any flush is fine.
+     */
+    default long smallestUsefulFlushBytes(Version version, MergeSettings settings) {
+        return 0;
+    }
+
+    /**
      * Insert an empty level at {@code index} (all levels from there move down by one), or, with
      * {@code remove}, remove the empty level at {@code index} (those below move up).
      */

@@ -250,6 +250,12 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
         return active;
     }
 
+    /** {@inheritDoc} From the merge policy, over the current version and merge settings. */
+    @Override
+    public long smallestUsefulFlushBytes() {
+        return options.picker().smallestUsefulFlushBytes(versions.current(), mergeSettings());
+    }
+
     @Override
     public long flushingBytes() {
         SuperVersion s = current;

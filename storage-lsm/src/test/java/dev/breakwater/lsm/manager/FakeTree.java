@@ -12,6 +12,7 @@ final class FakeTree implements ManagedTree {
     long share;
     boolean levelCountSettled = true;
     long flushing;
+    long usefulFlush;
     final List<FlushCause> flushes = new ArrayList<>();
 
     FakeTree(String name) {
@@ -48,6 +49,11 @@ final class FakeTree implements ManagedTree {
     @Override
     public long flushableBytes() {
         return memory;
+    }
+
+    @Override
+    public long smallestUsefulFlushBytes() {
+        return usefulFlush;
     }
 
     @Override

@@ -72,6 +72,32 @@ class FlushPolicyTest {
     }
 
     @Test
+    void optimalPolicyLeavesATreeItsSmallestUsefulFlush() {
+        FakeTree hot = tree("hot", 600, 1);
+        FakeTree cold = tree("cold", 400, 2);
+        WriteMemoryManager m = manager(WriteMemoryScheme.DYNAMIC, FlushPolicyKind.OPTIMAL, 8);
+        m.register(hot, "hot");
+        m.register(cold, "cold");
+        m.tick();
+        hot.entries = 900;
+        cold.entries = 100;
+        log.set(500);
+        m.tick();
+        // Memory shares 0.6 / 0.4, write shares 0.9 / 0.1: cold exceeds its share most.
+        assertSame(cold, m.pick());
+        // A flush of cold's 400 B would be smaller than what its L0 can use: hot gives memory instead.
+        cold.usefulFlush = 500;
+        assertSame(hot, m.pick());
+        // Once it holds its smallest useful flush, the rate shares decide again.
+        cold.memory = 500;
+        assertSame(cold, m.pick());
+        // When no tree holds its smallest useful flush, the rate shares decide among all.
+        cold.memory = 400;
+        hot.usefulFlush = 700;
+        assertSame(cold, m.pick());
+    }
+
+    @Test
     void staticSchemeFlushesTheLeastRecentlyWrittenDatasetWhenAnotherBecomesActive() {
         WriteMemoryManager m = manager(WriteMemoryScheme.STATIC, FlushPolicyKind.OPTIMAL, 2);
         FakeTree a1 = tree("a.primary", 10, 1);
