@@ -441,7 +441,8 @@ public final class LogTrimBench {
                 b.compressedSegments() - a.compressedSegments(), b.bytesRead() - a.bytesRead(),
                 b.bytesWritten() - a.bytesWritten(), b.recordsDropped() - a.recordsDropped(),
                 b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures(),
-                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced());
+                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced(),
+                b.bytesJudged() - a.bytesJudged(), b.deadBytesJudged() - a.deadBytesJudged());
     }
 
     // ------------------------------------------------------------------ Table 4

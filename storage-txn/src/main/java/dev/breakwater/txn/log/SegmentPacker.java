@@ -144,6 +144,8 @@ public final class SegmentPacker implements Runnable {
     volatile long failures;
     volatile long segmentsKeptWhole;
     volatile long segmentsForced;
+    volatile long bytesJudged;
+    volatile long deadBytesJudged;
 
     /**
      * @param trimmer     decides which operations are still needed; required when trimming
@@ -329,6 +331,7 @@ public final class SegmentPacker implements Runnable {
         ByteBuffer[] kept = new ByteBuffer[n];
         goneKeys.startSegment();
         long totalBytes = 0;
+        long judgedBytes = 0;
         long deadBytes = 0;
         int dropped = 0;
         int reduced = 0;
@@ -338,6 +341,9 @@ public final class SegmentPacker implements Runnable {
             long reportsBefore = goneKeys.reports();
             kept[i] = lsn >= bound ? payload : trimmer.trim(lsn, payload, goneKeys);
             totalBytes += payload.remaining();
+            if (lsn < bound) {
+                judgedBytes += payload.remaining();
+            }
             if (kept[i] != payload) {
                 if (goneKeys.reports() == reportsBefore) {
                     goneKeys.unknown(); // changed without saying which key: every key, to be safe
@@ -351,6 +357,8 @@ public final class SegmentPacker implements Runnable {
                 }
             }
         }
+        bytesJudged += judgedBytes;
+        deadBytesJudged += deadBytes;
         boolean changed = dropped + reduced > 0;
         boolean worth = changed && deadBytes >= options.minDeadRatio() * totalBytes; // rule 3a
         boolean forced = changed && !worth && goneKeys.keepingWholeIsUnsafe(); // rule 3b
@@ -469,6 +477,6 @@ public final class SegmentPacker implements Runnable {
     /** A copy of the packer's counters. */
     public PackerStatistics statistics() {
         return new PackerStatistics(passes, trimmedSegments, compressedSegments, bytesRead, bytesWritten, recordsDropped,
-                recordsReduced, passNanos, failures, segmentsKeptWhole, segmentsForced);
+                recordsReduced, passNanos, failures, segmentsKeptWhole, segmentsForced, bytesJudged, deadBytesJudged);
     }
 }

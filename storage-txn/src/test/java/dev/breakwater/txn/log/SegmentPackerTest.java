@@ -215,6 +215,48 @@ class SegmentPackerTest {
     }
 
     /**
+     * The dead-share counters say what a pass saw, whether or not it rewrote: every sealed record's
+     * payload is judged once per pass, and the bytes the trimmer leaves out count as dead even in
+     * segments kept whole (threshold 1: no segment is worth rewriting here).
+     */
+    @Test
+    void aPassCountsTheBytesItJudgedAndTheDeadOnesAmongThem() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        LogOptions options = LogOptions.of(SEGMENT, Durability.SYNC);
+        ScriptedTrimmer trimmer = new ScriptedTrimmer();
+        try (LogManager log = LogTestSupport.open(fs, options)) {
+            Map<Long, byte[]> written = append(log, 1500, 0);
+            long sealedEnd = sealedEnd(log);
+            long judged = 0;
+            long dead = 0;
+            int i = 0;
+            for (var e : written.entrySet()) {
+                if (e.getKey() >= sealedEnd) {
+                    continue;
+                }
+                int n = e.getValue().length;
+                judged += n;
+                if (i++ % 5 == 0) {
+                    trimmer.dead.add(e.getKey());
+                    dead += n;
+                } else if (i % 5 == 2) {
+                    trimmer.reduced.add(e.getKey());
+                    dead += n - n / 2;
+                }
+            }
+            assertTrue(judged > 0 && dead > 0 && dead < judged / 2, judged + " / " + dead);
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(false, true, 1, 1, 10,
+                    Long.MAX_VALUE, 1.0), trimmer, () -> 1);
+            packer.trimPass();
+            packer.trimPass();
+            PackerStatistics st = packer.statistics();
+            assertEquals(0, st.trimmedSegments(), "nothing is worth rewriting at threshold 1: " + st);
+            assertEquals(2 * judged, st.bytesJudged(), st.toString());
+            assertEquals(2 * dead, st.deadBytesJudged(), st.toString());
+        }
+    }
+
+    /**
      * The order the packer's safety rests on (rule 2 of {@link SegmentPacker}): within a pass every
      * record is judged after every newer one, inside a segment as across segments. A trimmer whose
      * answer changes between two questions (a flush in between) would otherwise keep an older write
