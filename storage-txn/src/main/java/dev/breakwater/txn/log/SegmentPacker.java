@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>The rules that exclude it:
  * <ol>
  *   <li><b>Liveness from memory itself.</b> An operation is kept iff its tree's memory holds a
- *       version of the key in a table whose oldest LSN is at or below the operation's (the
- *       engine's {@link RecordTrimmer}). No flush or merge has to report anything, so no missed
+ *       version of the key in a table whose oldest LSN is at or below the operation's, and the
+ *       key's newest version is this operation's write (the engine's {@link RecordTrimmer}). No flush or merge has to report anything, so no missed
  *       report can drop a needed operation or keep a stale one. Records at or above
  *       {@code min(end of log, oldest unapplied commit)} (read in that order, as {@code
  *       LogKeepPoint} does) are kept whole: they may not be in memory yet. An operation left out is
