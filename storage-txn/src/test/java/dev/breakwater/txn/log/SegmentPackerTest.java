@@ -215,6 +215,43 @@ class SegmentPackerTest {
     }
 
     /**
+     * With both compression and trimming on, plain sealed segments are compressed, one per tick,
+     * before a due pass runs: a pass of a second or more would otherwise leave the newest segments
+     * plain meanwhile, and the log on disk peaked at its whole span (session 13). The pass that
+     * follows finds every segment it keeps whole already compressed and writes nothing for them.
+     */
+    @Test
+    void compressionGoesBeforeADuePass() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        LogOptions options = LogOptions.of(SEGMENT, Durability.SYNC);
+        ScriptedTrimmer trimmer = new ScriptedTrimmer();
+        long maxLog = 8 * SEGMENT;
+        try (LogManager log = LogTestSupport.open(fs, options)) {
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(true, true, 2.5, 1.5, 10, maxLog, 0.5),
+                    trimmer, () -> 1L << 30);
+            Map<Long, byte[]> written = new LinkedHashMap<>();
+            while (log.diskBytes() <= maxLog / 2) {
+                written.putAll(append(log, 20, written.size()));
+            }
+            assertTrue(packer.trimDue(), "a pass is due: " + log.diskBytes());
+            int plain = log.sealedSegments().size();
+            assertTrue(plain >= 3, "sealed: " + plain);
+            for (int i = 1; i <= plain; i++) {
+                assertTrue(packer.tick());
+                assertEquals(0, packer.statistics().passes(), "no pass while a sealed segment is plain");
+                assertEquals(i, packer.statistics().compressedSegments());
+            }
+            long written0 = packer.statistics().bytesWritten();
+            if (packer.trimDue()) {
+                assertTrue(packer.tick());
+                assertEquals(1, packer.statistics().passes(), "then the due pass");
+                assertEquals(written0, packer.statistics().bytesWritten(), "nothing dead: nothing rewritten");
+            }
+            assertReplay(fs, expected(written, trimmer, sealedEnd(log)));
+        }
+    }
+
+    /**
      * The dead-share counters say what a pass saw, whether or not it rewrote: every sealed record's
      * payload is judged once per pass, and the bytes the trimmer leaves out count as dead even in
      * segments kept whole (threshold 1: no segment is worth rewriting here).
