@@ -221,10 +221,33 @@ public final class LogTrimBench {
             // (bytes logged since the truncation point) and its size on disk (what the log rule compares).
             long[] means = new long[4]; // samples, write memory, log span, log on disk; guarded by itself
             Path logDir = dir.resolve("log");
+            // Where the peak comes from (session 13): the log directory at the sample that set it, and
+            // the largest sample of every 10 s of the timed phase.
+            AtomicLong runStart = new AtomicLong(System.nanoTime());
+            AtomicReference<Map<String, Object>> peakAt = new AtomicReference<>(Map.of());
+            AtomicLong windowMax = new AtomicLong();
             Thread sampler = new Thread(() -> {
                 for (long i = 0; sampling.get(); i++) {
-                    long onDisk = dirBytes(logDir);
-                    peakLog.accumulateAndGet(onDisk, Math::max);
+                    long[] files = logFiles(logDir);
+                    long onDisk = files[0];
+                    windowMax.accumulateAndGet(onDisk, Math::max);
+                    if (onDisk > peakLog.get()) {
+                        peakLog.set(onDisk);
+                        if (timing.get()) {
+                            EngineStatistics s = engine.statistics();
+                            PackerStatistics pk = engine.logPackerStatistics();
+                            Map<String, Object> at = new LinkedHashMap<>();
+                            at.put("seconds-into-phase", (System.nanoTime() - runStart.get()) / 1e9);
+                            at.put("log-disk-bytes", onDisk);
+                            at.put("packing-temp-bytes", files[1]);
+                            at.put("files", files[2]);
+                            at.put("log-span-bytes", s.logSizeBytes());
+                            at.put("write-memory-used", s.writeMemoryUsed());
+                            at.put("packer-passes", pk.passes());
+                            at.put("packer-compressed-segments", pk.compressedSegments());
+                            peakAt.set(at);
+                        }
+                    }
                     if (i % 10 == 0 && timing.get()) {
                         EngineStatistics s = engine.statistics();
                         synchronized (means) {
@@ -252,11 +275,11 @@ public final class LogTrimBench {
             for (int t = 0; t < threads; t++) {
                 progress[t] = new AtomicLong();
             }
-            AtomicLong runStart = new AtomicLong(System.nanoTime());
             AtomicReference<PhaseCounters> before = new AtomicReference<>(PhaseCounters.now(engine));
             long warmupEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(warmup);
             long deadline = warmupEnd + TimeUnit.SECONDS.toNanos(seconds);
             List<Long> timeline = new ArrayList<>();
+            List<Long> logMaxTimeline = new ArrayList<>(); // guarded by timeline
             Thread clock = new Thread(() -> {
                 // Starts the timed phase after the warmup (counters and op counts read together), then
                 // records the operations of every 10 s of it.
@@ -277,6 +300,7 @@ public final class LogTrimBench {
                             p.set(0);
                         }
                         peakLog.set(0);
+                        windowMax.set(0);
                         synchronized (means) {
                             Arrays.fill(means, 0);
                         }
@@ -287,6 +311,7 @@ public final class LogTrimBench {
                     } else {
                         synchronized (timeline) {
                             timeline.add(sum - last);
+                            logMaxTimeline.add(windowMax.getAndSet(0));
                         }
                     }
                     last = sum;
@@ -328,8 +353,10 @@ public final class LogTrimBench {
             out.put("opsPerSecond", ops / runSeconds);
             synchronized (timeline) {
                 out.put("ops-per-10s", new ArrayList<>(timeline));
+                out.put("log-disk-max-per-10s", new ArrayList<>(logMaxTimeline));
             }
             out.put("peak-log-bytes", peakLog.get());
+            out.put("peak-log-at", peakAt.get());
             synchronized (means) {
                 long n = Math.max(1, means[0]);
                 out.put("mean-write-memory-used", means[1] / n);
@@ -441,7 +468,8 @@ public final class LogTrimBench {
                 b.compressedSegments() - a.compressedSegments(), b.bytesRead() - a.bytesRead(),
                 b.bytesWritten() - a.bytesWritten(), b.recordsDropped() - a.recordsDropped(),
                 b.recordsReduced() - a.recordsReduced(), b.passNanos() - a.passNanos(), b.failures() - a.failures(),
-                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced());
+                b.segmentsKeptWhole() - a.segmentsKeptWhole(), b.segmentsForced() - a.segmentsForced(),
+                b.bytesJudged() - a.bytesJudged(), b.deadBytesJudged() - a.deadBytesJudged());
     }
 
     // ------------------------------------------------------------------ Table 4
@@ -569,18 +597,26 @@ public final class LogTrimBench {
         }
     }
 
-    static long dirBytes(Path dir) {
+    /** Bytes of every file in {@code dir}, of its {@code .packing} temporaries, and the file count. */
+    static long[] logFiles(Path dir) {
+        long[] out = new long[3];
         try (Stream<Path> s = Files.list(dir)) {
-            return s.mapToLong(p -> {
+            s.forEach(p -> {
                 try {
-                    return Files.size(p);
+                    long n = Files.size(p);
+                    out[0] += n;
+                    if (p.getFileName().toString().endsWith(".packing")) {
+                        out[1] += n;
+                    }
+                    out[2]++;
                 } catch (IOException e) {
-                    return 0; // deleted meanwhile
+                    // deleted meanwhile
                 }
-            }).sum();
+            });
         } catch (IOException e) {
-            return 0;
+            // no log directory yet
         }
+        return out;
     }
 
     static void copyTree(Path from, Path to) throws IOException {

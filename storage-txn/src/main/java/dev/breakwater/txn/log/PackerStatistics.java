@@ -16,8 +16,13 @@ package dev.breakwater.txn.log;
  *                           nothing a newer rewrite made unsafe to keep
  * @param segmentsForced     segments rewritten below {@code log-trim-min-dead} because they held an
  *                           operation on a key whose newer operation the pass left out as gone
+ * @param bytesJudged        payload bytes of the records passes judged (below the keep bound), summed over passes
+ * @param deadBytesJudged    of those, the bytes the trimmer would leave out (whether or not their segment was
+ *                           rewritten): {@code deadBytesJudged / bytesJudged} is the sealed log's dead share
+ *                           as the passes saw it
  */
 public record PackerStatistics(long passes, long trimmedSegments, long compressedSegments, long bytesRead,
                                long bytesWritten, long recordsDropped, long recordsReduced, long passNanos,
-                               long failures, long segmentsKeptWhole, long segmentsForced) {
+                               long failures, long segmentsKeptWhole, long segmentsForced,
+                               long bytesJudged, long deadBytesJudged) {
 }

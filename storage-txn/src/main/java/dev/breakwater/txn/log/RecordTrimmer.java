@@ -11,12 +11,14 @@ import java.nio.ByteBuffer;
  * <p>Contract, on which the packer's safety argument rests (see {@link SegmentPacker}): for a record
  * below {@link #oldestUnapplied()} (read after the log's end), an operation may be left out only if
  * its tree no longer needs it replayed: the tree's memory holds no version of its key at or below
- * the operation's LSN that could still be the newest (in practice: no memory version of the key, or
- * only ones in memory tables every one of whose writes is newer). Each operation left out is told
+ * the operation's LSN that could still be the newest (in practice: no memory version of the key,
+ * only ones in memory tables every one of whose writes is newer, or a newest version that another
+ * write made). Each operation left out is told
  * to the {@link Dropped} sink as
  * <ul>
  *   <li><b>superseded</b> only if, when judged, memory held a version of its key newer than the
- *       operation (a memory table holds the key, and every write of that table is newer). That
+ *       operation (a memory table holds the key, and every write of that table is newer; or the
+ *       newest visible version is another write's and memory still holds the key afterwards). That
  *       version is the key's newest applied write (memory is read before disk, so an older version
  *       cannot stay in memory while a newer one left it), and it stays in memory, judged live,
  *       until a flush puts it on disk;</li>

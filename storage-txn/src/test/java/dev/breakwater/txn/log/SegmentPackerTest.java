@@ -215,6 +215,85 @@ class SegmentPackerTest {
     }
 
     /**
+     * With both compression and trimming on, plain sealed segments are compressed, one per tick,
+     * before a due pass runs: a pass of a second or more would otherwise leave the newest segments
+     * plain meanwhile, and the log on disk peaked at its whole span (session 13). The pass that
+     * follows finds every segment it keeps whole already compressed and writes nothing for them.
+     */
+    @Test
+    void compressionGoesBeforeADuePass() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        LogOptions options = LogOptions.of(SEGMENT, Durability.SYNC);
+        ScriptedTrimmer trimmer = new ScriptedTrimmer();
+        long maxLog = 8 * SEGMENT;
+        try (LogManager log = LogTestSupport.open(fs, options)) {
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(true, true, 2.5, 1.5, 10, maxLog, 0.5),
+                    trimmer, () -> 1L << 30);
+            Map<Long, byte[]> written = new LinkedHashMap<>();
+            while (log.diskBytes() <= maxLog / 2) {
+                written.putAll(append(log, 20, written.size()));
+            }
+            assertTrue(packer.trimDue(), "a pass is due: " + log.diskBytes());
+            int plain = log.sealedSegments().size();
+            assertTrue(plain >= 3, "sealed: " + plain);
+            for (int i = 1; i <= plain; i++) {
+                assertTrue(packer.tick());
+                assertEquals(0, packer.statistics().passes(), "no pass while a sealed segment is plain");
+                assertEquals(i, packer.statistics().compressedSegments());
+            }
+            long written0 = packer.statistics().bytesWritten();
+            if (packer.trimDue()) {
+                assertTrue(packer.tick());
+                assertEquals(1, packer.statistics().passes(), "then the due pass");
+                assertEquals(written0, packer.statistics().bytesWritten(), "nothing dead: nothing rewritten");
+            }
+            assertReplay(fs, expected(written, trimmer, sealedEnd(log)));
+        }
+    }
+
+    /**
+     * The dead-share counters say what a pass saw, whether or not it rewrote: every sealed record's
+     * payload is judged once per pass, and the bytes the trimmer leaves out count as dead even in
+     * segments kept whole (threshold 1: no segment is worth rewriting here).
+     */
+    @Test
+    void aPassCountsTheBytesItJudgedAndTheDeadOnesAmongThem() throws IOException {
+        MemFileSystem fs = new MemFileSystem();
+        LogOptions options = LogOptions.of(SEGMENT, Durability.SYNC);
+        ScriptedTrimmer trimmer = new ScriptedTrimmer();
+        try (LogManager log = LogTestSupport.open(fs, options)) {
+            Map<Long, byte[]> written = append(log, 1500, 0);
+            long sealedEnd = sealedEnd(log);
+            long judged = 0;
+            long dead = 0;
+            int i = 0;
+            for (var e : written.entrySet()) {
+                if (e.getKey() >= sealedEnd) {
+                    continue;
+                }
+                int n = e.getValue().length;
+                judged += n;
+                if (i++ % 5 == 0) {
+                    trimmer.dead.add(e.getKey());
+                    dead += n;
+                } else if (i % 5 == 2) {
+                    trimmer.reduced.add(e.getKey());
+                    dead += n - n / 2;
+                }
+            }
+            assertTrue(judged > 0 && dead > 0 && dead < judged / 2, judged + " / " + dead);
+            SegmentPacker packer = new SegmentPacker(log, new PackingOptions(false, true, 1, 1, 10,
+                    Long.MAX_VALUE, 1.0), trimmer, () -> 1);
+            packer.trimPass();
+            packer.trimPass();
+            PackerStatistics st = packer.statistics();
+            assertEquals(0, st.trimmedSegments(), "nothing is worth rewriting at threshold 1: " + st);
+            assertEquals(2 * judged, st.bytesJudged(), st.toString());
+            assertEquals(2 * dead, st.deadBytesJudged(), st.toString());
+        }
+    }
+
+    /**
      * The order the packer's safety rests on (rule 2 of {@link SegmentPacker}): within a pass every
      * record is judged after every newer one, inside a segment as across segments. A trimmer whose
      * answer changes between two questions (a flush in between) would otherwise keep an older write
