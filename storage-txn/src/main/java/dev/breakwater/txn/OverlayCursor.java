@@ -76,14 +76,12 @@ abstract class OverlayCursor<V> implements Cursor<Tuple> {
         // closed before invalidated: invalidate() sets invalidated, then closed, so a cursor that reads
         // closed set by a closing engine also reads invalidated; in the other order the two reads could
         // straddle invalidate() and report a plain end (next() then threw NoSuchElementException)
-        if (closed) {
-            if (invalidated) {
-                throw new EngineClosedException("cursor used after its storage engine was closed");
-            }
-            return false;
-        }
+        boolean wasClosed = closed;
         if (invalidated) {
             throw new EngineClosedException("cursor used after its storage engine was closed");
+        }
+        if (wasClosed) {
+            return false;
         }
         if (next != null) {
             return true;
