@@ -53,7 +53,9 @@ package dev.breakwater.tuner;
  * from disk, {@code read_q_i}, are proportional to its level count, their derivative is the last
  * line above: eq. 4 with merge writes replaced by query reads, under the same guards and the same
  * factor. On TPC-C at 32 MiB (docs/benchmarks-tuner.md, thirteenth session) queries pinned 189 pages
- * per transaction at x = 5 MiB and 154 at 12 MiB; this term predicts 155 from the first. Without it
+ * per transaction at x = 5 MiB and 154 at 12 MiB; integrated from the first with a typical level ratio
+ * (ln(|L_N_i|/(a_i·x)) ≈ 4.8, estimated from the trees' sizes, not measured per tree) this term
+ * gives about 155. Without it
  * the tuner saw only the cache's side, read'(x) 2–4× too steep, and settled at the 4 MiB floor on a
  * cost curve flat from 5 to 12 MiB. Point lookups whose Bloom filters skip the upper levels read
  * fewer levels than this assumes, so on a point-read workload the term over-counts; it is 0 for a
