@@ -60,6 +60,7 @@ public final class Driver {
 
         List<Sample> samples = new ArrayList<>();
         EngineStatistics before = warmupNanos == 0 ? tables.engine().statistics() : null;
+        CpuSnapshot cpuBefore = warmupNanos == 0 ? CpuSnapshot.take() : null;
         long lastCommitted = 0;
         long lastNewOrders = 0;
         boolean switched = false;
@@ -89,6 +90,7 @@ public final class Driver {
             TimeUnit.NANOSECONDS.sleep(Math.max(0, wake - now));
             if (before == null && System.nanoTime() >= metrics.measureFromNanos) {
                 before = tables.engine().statistics();
+                cpuBefore = CpuSnapshot.take();
             }
             if (!switched && options.mixSwitchAt() != null && TimeUnit.SECONDS.toNanos(second) >= options.mixSwitchAt().toNanos()) {
                 currentMix = options.mixAfter();
@@ -107,8 +109,10 @@ public final class Driver {
             printProgress(metrics, second, start);
         }
         EngineStatistics after = tables.engine().statistics();
+        CpuSnapshot cpuAfter = CpuSnapshot.take();
         if (before == null) {
             before = after;
+            cpuBefore = cpuAfter;
         }
         terminals.forEach(Terminal::stop);
         for (Thread th : threads) {
@@ -116,7 +120,8 @@ public final class Driver {
         }
         progress.println();
         double measured = (endNanos - metrics.measureFromNanos) / 1e9;
-        return new DriverResult(metrics, samples, (metrics.measureFromNanos - start) / 1e9, measured, before, after);
+        return new DriverResult(metrics, samples, (metrics.measureFromNanos - start) / 1e9, measured, before, after,
+                cpuBefore, cpuAfter);
     }
 
     /**

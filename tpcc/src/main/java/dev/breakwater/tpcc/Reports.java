@@ -59,7 +59,8 @@ final class Reports {
                 io.totalBytesRead() / 1024.0 / committed, io.totalBytesWritten() / 1024.0 / committed, byPurpose,
                 readPages / committed, writtenPages / committed, omega, gamma, (omega * writtenPages + gamma * readPages) / committed,
                 r.samples(), after.tuner(), checks, consistent, after.operations().total() - before.operations().total(),
-                trees(before, after), queryCache(before, after, committed));
+                trees(before, after), queryCache(before, after, committed),
+                r.cpuAfter().microsPerTransaction(r.cpuBefore(), m.measuredCommitted()));
     }
 
     private static Map<String, Double> queryCache(EngineStatistics before, EngineStatistics after, long committed) {
@@ -100,6 +101,10 @@ final class Reports {
                 r.ioCostPerTx(), r.writeWeight(), r.pagesWrittenPerTx(), r.readWeight(), r.pagesReadPerTx(), r.tuner().size(),
                 r.tuner().isEmpty() ? "" : String.format(Locale.ROOT, ", write memory now %.0f MiB",
                         r.tuner().get(r.tuner().size() - 1).writeMemoryAfter() / 1048576.0));
+        StringBuilder cpu = new StringBuilder();
+        r.cpuMicrosPerTx().forEach((k, v) -> cpu.append(cpu.length() == 0 ? "" : "  ").append(k).append(' ')
+                .append(String.format(Locale.ROOT, "%.0f", v)));
+        out.printf(Locale.ROOT, "  CPU us/tx: %s%n", cpu);
         out.printf(Locale.ROOT, "  %-12s %9s %8s %7s %7s %9s %9s %9s %9s %9s%n", "type", "committed", "tx/s", "rollbk", "retries",
                 "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms");
         for (TypeResult t : r.transactions()) {

@@ -30,6 +30,9 @@ import java.util.Map;
  * @param queryCachePerTx  the buffer cache's query pins, misses and ghost-list saves per committed transaction
  *                         in the window: pins per transaction show how many pages the queries touch at this
  *                         split (more disk components, more pins), misses how many of them the cache missed
+ * @param cpuMicrosPerTx   CPU microseconds per committed transaction in the window: the whole process, GC, and
+ *                         the engine's background threads and the terminals by thread name ({@link CpuSnapshot});
+ *                         on a machine with few cores, what a split's merges cost in throughput beyond their I/O
  */
 public record RunResult(List<String> command, Map<String, Object> engineConfig, int warehouses, int terminals,
                         double warmupSeconds, double measuredSeconds, String mix, String mixAfter, Double mixSwitchAtSeconds,
@@ -39,5 +42,5 @@ public record RunResult(List<String> command, Map<String, Object> engineConfig, 
                         double pagesReadPerTx, double pagesWrittenPerTx, double writeWeight, double readWeight,
                         double ioCostPerTx, List<Sample> samples, List<TuningCycle> tuner, List<CheckResult> consistency,
                         boolean consistent, long operations, Map<String, TreeWindow> trees,
-                        Map<String, Double> queryCachePerTx) {
+                        Map<String, Double> queryCachePerTx, Map<String, Double> cpuMicrosPerTx) {
 }

@@ -114,6 +114,10 @@ class TpccTest {
             assertTrue(t.get("committed").asLong() > 0, "every type committed: " + t);
         }
         assertTrue(r.get("tpmC").asDouble() > 0);
+        // CPU per transaction in the window: the terminals ran, and they are part of the process
+        JsonNode cpu = r.get("cpuMicrosPerTx");
+        assertTrue(cpu.get("terminals").asDouble() > 0, "terminal CPU per tx: " + cpu);
+        assertTrue(cpu.get("process").asDouble() >= cpu.get("terminals").asDouble(), "process CPU covers the terminals: " + cpu);
         assertTrue(Files.size(dir.resolve("result.png")) > 0, "plot written");
     }
 
