@@ -185,11 +185,22 @@ public final class BufferCache implements AutoCloseable {
      * @throws IllegalArgumentException     if the file id is not registered
      */
     public CachedPage pin(int fileId, int pageNo, IoPurpose purpose) throws IOException {
+        return pin(fileId, pageNo, purpose, null);
+    }
+
+    /**
+     * As {@link #pin(int, int, IoPurpose)}, and if the page is read from disk (a miss) {@code onMiss}
+     * is incremented too, besides the cache's and the file's own counters: a caller can count the misses
+     * of one kind of access (an LSM-tree counts its point lookups' apart from its scans').
+     *
+     * @param onMiss incremented once per miss of this call; null for none
+     */
+    public CachedPage pin(int fileId, int pageNo, IoPurpose purpose, LongAdder onMiss) throws IOException {
         long key = pageKey(fileId, pageNo);
         for (int retry = 0; ; retry++) {
             int slot = table.lookup(key);
             if (slot == PageTable.ABSENT) {
-                CachedPage loaded = load(key, fileId, pageNo, purpose);
+                CachedPage loaded = load(key, fileId, pageNo, purpose, onMiss);
                 if (loaded != null) {
                     return loaded;
                 }
@@ -241,7 +252,7 @@ public final class BufferCache implements AutoCloseable {
     }
 
     /** The miss path. Returns the pinned, loaded frame, or null if another thread mapped the key first. */
-    private CachedPage load(long key, int fileId, int pageNo, IoPurpose purpose) throws IOException {
+    private CachedPage load(long key, int fileId, int pageNo, IoPurpose purpose, LongAdder onMiss) throws IOException {
         RegisteredFile file = files.get(fileId);
         if (file == null) {
             throw new IllegalArgumentException("file id " + fileId + " is not registered with the buffer cache"
@@ -280,6 +291,9 @@ public final class BufferCache implements AutoCloseable {
         stats.misses[purpose.ordinal()].increment();
         if (purpose == IoPurpose.QUERY && file.queryReads() != null) {
             file.queryReads().increment();
+        }
+        if (onMiss != null) {
+            onMiss.increment();
         }
         io.recordRead(purpose, 1, pageSize);
         if (wouldBeSaved) {

@@ -12,15 +12,27 @@ package dev.breakwater.tuner;
  * @param lastLevelBytes  size of the tree's deepest non-empty level ({@code |L_N_i|}); 0 if it has none
  * @param memoryShare     the tree's share of write memory, {@code a_i} in [0, 1]
  * @param queryReadPages  pages of this tree's SSTables that queries read from disk during the cycle
- *                        ({@code read_q_i}: its part of {@code read_q})
+ *                        ({@code read_q_i}: its part of {@code read_q}), point lookups' and scans' together
+ * @param pointReadPages  the part of {@code queryReadPages} that point lookups read; at most {@code queryReadPages}
  */
 public record TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
-                         double memoryShare, long queryReadPages) {
+                         double memoryShare, long queryReadPages, long pointReadPages) {
+
+    /** A tree sample whose query reads are not split by kind (all counted as scans' reads). */
+    public TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
+                      double memoryShare, long queryReadPages) {
+        this(name, mergeBytes, flushMemBytes, flushLogBytes, lastLevelBytes, memoryShare, queryReadPages, 0);
+    }
 
     /** A tree sample without query reads ({@code read_q_i = 0}). */
     public TreeSample(String name, long mergeBytes, long flushMemBytes, long flushLogBytes, long lastLevelBytes,
                       double memoryShare) {
-        this(name, mergeBytes, flushMemBytes, flushLogBytes, lastLevelBytes, memoryShare, 0);
+        this(name, mergeBytes, flushMemBytes, flushLogBytes, lastLevelBytes, memoryShare, 0, 0);
+    }
+
+    /** Pages the tree's scans read from disk in the cycle: the query reads that grow with its level count. */
+    public long scanReadPages() {
+        return queryReadPages - pointReadPages;
     }
 
     public TreeSample {
@@ -28,6 +40,10 @@ public record TreeSample(String name, long mergeBytes, long flushMemBytes, long 
             throw new IllegalArgumentException("tree " + name + ": negative count in a tuning sample (merge " + mergeBytes
                     + ", flush_mem " + flushMemBytes + ", flush_log " + flushLogBytes + ", |L_N| " + lastLevelBytes + ", read_q " + queryReadPages
                     + "); a cycle is the difference of a later snapshot minus an earlier one");
+        }
+        if (pointReadPages < 0 || pointReadPages > queryReadPages) {
+            throw new IllegalArgumentException("tree " + name + ": point lookups' reads " + pointReadPages
+                    + " must be within the tree's query reads " + queryReadPages);
         }
         if (!(memoryShare >= 0 && memoryShare <= 1)) {
             throw new IllegalArgumentException("tree " + name + ": memory share a_i must be in [0, 1], got " + memoryShare);

@@ -24,7 +24,8 @@ import java.util.List;
  *   <li>{@code a_i}: the tree's average write memory over recent ticks divided by {@code x} (the
  *       memory the manager sizes its levels for), or its current share when it has no average;</li>
  *   <li>{@code read_q_i}: the tree's {@code queryPagesRead}, the buffer cache's query misses on its
- *       SSTables (the cache counts them per registered file for the tree that opened it);</li>
+ *       SSTables (the cache counts them per registered file for the tree that opened it), and
+ *       the part of them its point lookups read ({@code pointQueryPagesRead}, counted by the lookup);</li>
  *   <li>{@code saved_q}, {@code saved_m}, {@code sim}: the buffer cache's simulated-cache counters and
  *       ghost capacity in pages times the page size;</li>
  *   <li>{@code read_q}, {@code read_m}, flush and merge pages written: the I/O counters by purpose;</li>
@@ -51,9 +52,12 @@ final class TuningSampleAdapter {
             long merge = now.mergeBytesWritten() - (then == null ? 0 : then.mergeBytesWritten());
             long flushMem = now.bytesFlushedForMemory() - (then == null ? 0 : then.bytesFlushedForMemory());
             long flushLog = now.bytesFlushedForLog() - (then == null ? 0 : then.bytesFlushedForLog());
-            long queryReads = now.queryPagesRead() - (then == null ? 0 : then.queryPagesRead());
+            long queryReads = Math.max(0, now.queryPagesRead() - (then == null ? 0 : then.queryPagesRead()));
+            long pointReads = now.pointQueryPagesRead() - (then == null ? 0 : then.pointQueryPagesRead());
+            // the two counters are read one after the other while lookups run: keep the part within the whole
+            pointReads = Math.max(0, Math.min(queryReads, pointReads));
             trees.add(new TreeSample(e.getKey(), Math.max(0, merge), Math.max(0, flushMem), Math.max(0, flushLog),
-                    deepestNonEmptyLevel(now), share(after.writeMemory(), e.getKey(), x), Math.max(0, queryReads)));
+                    deepestNonEmptyLevel(now), share(after.writeMemory(), e.getKey(), x), queryReads, pointReads));
         }
         BufferCacheSnapshot c1 = after.bufferCache();
         BufferCacheSnapshot c0 = before.bufferCache();

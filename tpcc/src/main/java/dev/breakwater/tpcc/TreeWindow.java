@@ -22,10 +22,13 @@ import java.util.List;
  * @param deepestLevelBytes        the deepest non-empty level at the end ({@code |L_N_i|})
  * @param averageMemoryBytes       the tree's average write memory at the end (the manager's; {@code a_i·x})
  * @param memoryBytes              the tree's write memory at the end
+ * @param queryPagesRead           pages of its SSTables queries read from disk in the window ({@code read_q_i})
+ * @param pointQueryPagesRead      the part of them point lookups read (the rest, scans')
  */
 public record TreeWindow(long entriesWritten, long bytesFlushedForMemory, long bytesFlushedForLog, long bytesFlushed,
                          long merges, long mergeBytesWritten, List<Long> mergeBytesWrittenByLevel, List<Long> levelBytes,
-                         long deepestLevelBytes, double averageMemoryBytes, long memoryBytes) {
+                         long deepestLevelBytes, double averageMemoryBytes, long memoryBytes, long queryPagesRead,
+                         long pointQueryPagesRead) {
 
     static TreeWindow of(TreeStatisticsSnapshot before, TreeStatisticsSnapshot after, WriteMemorySnapshot.TreeShare share) {
         long entries = after.entriesWritten() - (before == null ? 0 : before.entriesWritten());
@@ -41,6 +44,8 @@ public record TreeWindow(long entriesWritten, long bytesFlushedForMemory, long b
                 after.merges() - (before == null ? 0 : before.merges()),
                 after.mergeBytesWritten() - (before == null ? 0 : before.mergeBytesWritten()),
                 List.copyOf(byLevel), List.copyOf(after.levelBytes()), after.deepestLevelBytes(),
-                share == null ? 0 : share.averageMemoryBytes(), share == null ? 0 : share.memoryBytes());
+                share == null ? 0 : share.averageMemoryBytes(), share == null ? 0 : share.memoryBytes(),
+                after.queryPagesRead() - (before == null ? 0 : before.queryPagesRead()),
+                after.pointQueryPagesRead() - (before == null ? 0 : before.pointQueryPagesRead()));
     }
 }

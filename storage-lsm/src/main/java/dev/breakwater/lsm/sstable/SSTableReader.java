@@ -215,17 +215,17 @@ public final class SSTableReader implements AutoCloseable {
      * Bloom page (none if the table has no filter, which answers true).
      */
     public boolean mayContain(byte[] key, int keyLen, IoPurpose purpose) throws IOException {
-        return probe(KeyHash.hash(key, 0, keyLen), purpose, SCRATCH.get().page);
+        return probe(KeyHash.hash(key, 0, keyLen), purpose, SCRATCH.get().page, null);
     }
 
-    private boolean probe(long hash, IoPurpose purpose, OffHeapPage p) throws IOException {
+    private boolean probe(long hash, IoPurpose purpose, OffHeapPage p, LongAdder onMiss) throws IOException {
         if (bloomPages == 0) {
             return true;
         }
         statistics.bloomProbes.increment();
         int block = BloomFilterBuilder.blockOf(hash, bloomBlocks);
         int pageNo = bloomFirst + BloomFilterPage.pageOf(block, blocksPerPage);
-        CachedPage cp = cache.pin(fileId, pageNo, purpose);
+        CachedPage cp = cache.pin(fileId, pageNo, purpose, onMiss);
         try {
             wrap(cp, p, SSTableFormat.TYPE_BLOOM, pageNo);
             boolean maybe = BloomFilterPage.mayContain(p, BloomPageDescriptor.blockOffset(block % blocksPerPage), hash, bloomHashes);
@@ -243,16 +243,25 @@ public final class SSTableReader implements AutoCloseable {
      * {@code out} (with the table's maximum LSN); otherwise {@code out} is unchanged.
      */
     public LookupResult get(byte[] key, int keyLen, ValueHolder out, IoPurpose purpose) throws IOException {
+        return get(key, keyLen, out, purpose, null);
+    }
+
+    /**
+     * As {@link #get(byte[], int, ValueHolder, IoPurpose)}, and every page the lookup reads from disk
+     * (Bloom, index or leaf) also increments {@code onMiss} (null for none): the owning tree counts its
+     * point lookups' misses apart from its scans', since only a scan reads every level it crosses.
+     */
+    public LookupResult get(byte[] key, int keyLen, ValueHolder out, IoPurpose purpose, LongAdder onMiss) throws IOException {
         if (Arrays.compareUnsigned(key, 0, keyLen, firstKey, 0, firstKey.length) < 0
                 || Arrays.compareUnsigned(key, 0, keyLen, lastKey, 0, lastKey.length) > 0) {
             return LookupResult.ABSENT;
         }
         ReadScratch s = SCRATCH.get();
-        if (!probe(KeyHash.hash(key, 0, keyLen), purpose, s.page)) {
+        if (!probe(KeyHash.hash(key, 0, keyLen), purpose, s.page, onMiss)) {
             return LookupResult.ABSENT;
         }
-        int leafNo = findLeaf(key, keyLen, purpose, s.page);
-        CachedPage cp = cache.pin(fileId, leafNo, purpose);
+        int leafNo = findLeaf(key, keyLen, purpose, s.page, onMiss);
+        CachedPage cp = cache.pin(fileId, leafNo, purpose, onMiss);
         try {
             LeafView leaf = viewLeaf(cp, leafNo, s);
             int index = leaf.find(key, keyLen);
@@ -312,9 +321,13 @@ public final class SSTableReader implements AutoCloseable {
 
     /** Descends from the root to the leaf that may hold {@code key}; returns its page number. */
     int findLeaf(byte[] key, int keyLen, IoPurpose purpose, OffHeapPage p) throws IOException {
+        return findLeaf(key, keyLen, purpose, p, null);
+    }
+
+    private int findLeaf(byte[] key, int keyLen, IoPurpose purpose, OffHeapPage p, LongAdder onMiss) throws IOException {
         int pageNo = rootPage;
         for (int level = indexHeight; level > 0; level--) {
-            CachedPage cp = cache.pin(fileId, pageNo, purpose);
+            CachedPage cp = cache.pin(fileId, pageNo, purpose, onMiss);
             try {
                 wrap(cp, p, SSTableFormat.TYPE_INDEX, pageNo);
                 int count = p.getInt(IndexPageDescriptor.COUNT_OFFSET);

@@ -667,7 +667,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 if (t == null) {
                     continue;
                 }
-                LookupResult res = versions.reader(t.fileNumber()).get(key, keyLen, out, IoPurpose.QUERY);
+                LookupResult res = versions.reader(t.fileNumber()).get(key, keyLen, out, IoPurpose.QUERY, stats.pointQueryPagesRead);
                 if (res != LookupResult.ABSENT) {
                     return res;
                 }
@@ -881,7 +881,7 @@ public final class LsmTree implements AutoCloseable, ManagedTree {
                 stats.flushSlowdowns.sum(), stats.flushStops.sum(), stats.flushStallNanos.sum(), stats.writeSlowdowns.sum(), stats.writeStalls.sum(),
                 stats.writeStallNanos.sum(), stats.memorySeals.sum(), stats.memoryMerges.sum(), stats.memoryMergeBytes.sum(),
                 stats.mergeBytesWrittenByLevel(), deepest, deepest < 0 ? 0 : v.levelBytes(deepest), stats.memorySealBytes.sum(),
-                versions.queryPagesRead(), memoryShape());
+                versions.queryPagesRead(), stats.pointQueryPagesRead.sum(), memoryShape());
     }
 
     /** What the memory holds now, from one super version, and the flush counts by cause. */

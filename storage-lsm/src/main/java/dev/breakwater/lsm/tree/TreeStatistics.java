@@ -30,6 +30,8 @@ final class TreeStatistics {
     final LongAdder memoryMergeBytes = new LongAdder();
     /** Input bytes of seals: the sealed M0's pages plus the M1 tables merged with it. */
     final LongAdder memorySealBytes = new LongAdder();
+    /** Pages point lookups read from the tree's SSTables on a cache miss (part of the tree's query misses). */
+    final LongAdder pointQueryPagesRead = new LongAdder();
     /**
      * Seals that found the write-memory pool without pages for their compact copy, and the bytes the
      * flushes made to free pages for them wrote (read by the time series of docs/benchmarks-memory.md).

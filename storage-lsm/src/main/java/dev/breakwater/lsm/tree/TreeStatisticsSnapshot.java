@@ -45,7 +45,11 @@ import java.util.List;
  *                             the overlapping M1 tables it was merged with); with
  *                             {@code memoryMergeBytes}, what the memory levels rewrote
  * @param queryPagesRead       pages of the tree's SSTables that queries read from disk (its buffer-cache
- *                             query misses): the reads a change of its disk levels would change
+ *                             query misses), point lookups' and scans' together
+ * @param pointQueryPagesRead  the part of {@code queryPagesRead} that point lookups read (Bloom, index and
+ *                             leaf pages of the table holding the key): a lookup's Bloom filters skip the
+ *                             levels without its key, so these reads do not grow with the level count as a
+ *                             scan's do ({@code queryPagesRead − pointQueryPagesRead})
  * @param shape                what the tree's memory holds now and how its flushes split by cause
  *                             ({@link MemoryShape}); for benchmarks that follow it over time
  */
@@ -57,7 +61,7 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
                                      long flushStallNanos, long writeSlowdowns, long writeStalls, long writeStallNanos, long memorySeals,
                                      long memoryMerges, long memoryMergeBytes, List<Long> mergeBytesWrittenByLevel,
                                      int deepestLevel, long deepestLevelBytes, long memorySealBytes,
-                                     long queryPagesRead, MemoryShape shape) {
+                                     long queryPagesRead, long pointQueryPagesRead, MemoryShape shape) {
 
     /**
      * The shape of a tree's write memory at one moment, and its flush counts by cause.
@@ -98,7 +102,12 @@ public record TreeStatisticsSnapshot(long entriesWritten, long flushes, long byt
         this(entriesWritten, flushes, bytesFlushed, bytesFlushedForMemory, bytesFlushedForLog, merges, mergeBytesRead, mergeBytesWritten,
                 levelBytes, levelTables, l0Groups, memoryBytes, bloomProbes, bloomNegatives, bloomFalsePositives, flushSlowdowns, flushStops,
                 flushStallNanos, writeSlowdowns, writeStalls, writeStallNanos, memorySeals, memoryMerges, memoryMergeBytes,
-                mergeBytesWrittenByLevel, deepestLevel, deepestLevelBytes, memorySealBytes, 0, MemoryShape.NONE);
+                mergeBytesWrittenByLevel, deepestLevel, deepestLevelBytes, memorySealBytes, 0, 0, MemoryShape.NONE);
+    }
+
+    /** Pages the tree's scans (cursors) read from disk: {@code queryPagesRead − pointQueryPagesRead}. */
+    public long scanQueryPagesRead() {
+        return Math.max(0, queryPagesRead - pointQueryPagesRead);
     }
 
     /** Bytes written to disk (flushes and merges) per byte flushed: the tree's write amplification after flush. */

@@ -12,6 +12,7 @@ import dev.breakwater.common.io.FileOperation;
 import dev.breakwater.common.io.MemFileSystem;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatisticsSnapshot;
+import dev.breakwater.lsm.EntryCursor;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.manager.FlushCause;
 import dev.breakwater.lsm.manager.WriteMemoryManager;
@@ -43,9 +44,12 @@ class TunerInputsAgainstIndependentCountsTest {
         final AtomicLong tableReads = new AtomicLong();
         final AtomicLong tableBytesRead = new AtomicLong();
         final AtomicLong flushBytesWritten = new AtomicLong();
-        /** Table bytes read by {@code queryThread} (the test's own gets), per tree directory name. */
+        /** Table bytes read by {@code queryThread} (the test's own gets and scans), per tree directory name. */
         final java.util.Map<String, AtomicLong> queryBytesReadByTree = new java.util.concurrent.ConcurrentHashMap<>();
+        /** The part of them read while {@code inScan} (the test's scans). */
+        final java.util.Map<String, AtomicLong> scanBytesReadByTree = new java.util.concurrent.ConcurrentHashMap<>();
         volatile Thread queryThread;
+        volatile boolean inScan;
 
         @Override
         public IOException maybeFail(FileOperation op, Path path) {
@@ -63,6 +67,10 @@ class TunerInputsAgainstIndependentCountsTest {
                 if (Thread.currentThread() == queryThread) {
                     queryBytesReadByTree.computeIfAbsent(path.getParent().getFileName().toString(), k -> new AtomicLong())
                             .addAndGet(bytes);
+                    if (inScan) {
+                        scanBytesReadByTree.computeIfAbsent(path.getParent().getFileName().toString(), k -> new AtomicLong())
+                                .addAndGet(bytes);
+                    }
                 }
             } else if (op == FileOperation.WRITE && Thread.currentThread().getName().startsWith("breakwater-flush")) {
                 flushBytesWritten.addAndGet(bytes);
@@ -114,8 +122,17 @@ class TunerInputsAgainstIndependentCountsTest {
                     } else if (dice < 8) {
                         trees.get(ti).delete(key, logPosition.addAndGet(20));
                         issued[ti]++;
-                    } else {
+                    } else if (dice < 9) {
                         trees.get(ti).get(key, out);
+                    } else {
+                        counter.inScan = true;
+                        try (EntryCursor c = trees.get(ti).scan(key, null)) {
+                            for (int n = 0; n < 20 && c.next(); n++) {
+                                assertTrue(c.keyLength() > 0);
+                            }
+                        } finally {
+                            counter.inScan = false;
+                        }
                     }
                 }
             } finally {
@@ -183,6 +200,15 @@ class TunerInputsAgainstIndependentCountsTest {
                 perTree += q;
             }
             assertTrue(trees.get(0).statistics().queryPagesRead() > 0, "the hot tree's queries read from disk");
+            // ... and split by kind: what the point lookups read against what the thread read outside its scans
+            for (int i = 0; i < TREES; i++) {
+                TreeStatisticsSnapshot s = trees.get(i).statistics();
+                AtomicLong scanned = counter.scanBytesReadByTree.get("t" + i);
+                assertEquals(scanned == null ? 0 : scanned.get() / TreeFixture.PAGE, s.scanQueryPagesRead(), "scan pages read of t" + i);
+                assertEquals(s.queryPagesRead() - s.scanQueryPagesRead(), s.pointQueryPagesRead(), "point pages read of t" + i);
+            }
+            assertTrue(trees.get(0).statistics().pointQueryPagesRead() > 0 && trees.get(0).statistics().scanQueryPagesRead() > 0,
+                    "the hot tree's point lookups and scans both read from disk: " + trees.get(0).statistics());
             assertEquals(c.misses(IoPurpose.QUERY), perTree, "the trees' query reads add up to the cache's query misses");
             long ioPages = 0;
             long ioTableBytes = 0;
