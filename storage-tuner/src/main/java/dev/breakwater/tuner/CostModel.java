@@ -61,6 +61,14 @@ package dev.breakwater.tuner;
  * fewer levels than this assumes, so on a point-read workload the term over-counts; it is 0 for a
  * tree with no query reads on disk and for a tree with no write memory.
  *
+ * <p>It is also 0 for a tree that neither flushed nor merged in the cycle. Write memory reaches a
+ * tree's level count only through the flushes and merges that reshape it: a read-only tree (TPC-C's
+ * items) keeps the levels its load left whatever {@code x} is, and a cycle in which a tree wrote
+ * nothing to disk is no evidence that its levels follow {@code x}. Without this gate a read-mostly
+ * workload (2% writes, all point lookups, 32 MiB; {@code MemoryTunerEngineTest}) had the term
+ * (−0.013 … −0.018 pages/op per MiB) cancel the simulated cache's +0.015 in every 300 ms cycle, and
+ * the tuner wandered between 13 and 21 MiB of write memory instead of giving the cache memory.
+ *
  * <h2>Log trimming (paper 002)</h2>
  * With {@code log-trim} on, the log packer's own writes are write cost: {@code write(x)} counts them
  * ({@code logTrimWritePages}). They add no term to {@code write'(x)}: a pass starts when the sealed
@@ -127,7 +135,7 @@ public final class CostModel {
             double scale = !flushCauseScaling || flushed == 0 ? 1.0 : (double) t.flushMemBytes() / flushed;
             double mergePerOp = t.mergeBytes() / page / ops;
             writePrime -= mergePerOp / (x * lnRatio) * scale;
-            if (queryLevels) {
+            if (queryLevels && t.mergeBytes() + t.flushMemBytes() + t.flushLogBytes() > 0) {
                 queryLevelsPrime -= t.queryReadPages() / ops / (x * lnRatio) * scale;
             }
         }

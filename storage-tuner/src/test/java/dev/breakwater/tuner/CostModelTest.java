@@ -67,15 +67,17 @@ class CostModelTest {
 
     /**
      * The query-levels term: each tree's query reads over {@code x·ln(|L_N_i|/(a_i·x))}, with eq. 4's
-     * guards, even for a tree that did not merge in the cycle; off, read'(x) is eq. 6 alone.
+     * guards, for a tree that flushed but did not merge in the cycle too, and not for a tree that
+     * wrote nothing to disk (its levels did not move with x); off, read'(x) is eq. 6 alone.
      */
     @Test
     void queryLevelsTermTakesEachTreesQueryReadsOverItsLevelCount() {
         TreeSample a = new TreeSample("a", 100 * PAGE, 300, 100, 500L * X, 0.5, 40);
-        TreeSample unmerged = new TreeSample("b", 0, 0, 0, 50L * X, 0.5, 20);
+        TreeSample unmerged = new TreeSample("b", 0, 10, 0, 50L * X, 0.5, 20);
         TreeSample readOnly = new TreeSample("items", 0, 0, 0, 500L * X, 0, 30);
         TreeSample fits = new TreeSample("small", 0, 0, 0, X / 4, 0.5, 10);
-        TuningSample s = sample(List.of(a, unmerged, readOnly, fits), 40, 10, 60, 100);
+        TreeSample unwritten = new TreeSample("idle", 0, 0, 0, 500L * X, 0.5, 50);
+        TuningSample s = sample(List.of(a, unmerged, readOnly, fits, unwritten), 40, 10, 60, 100);
         CostDerivative on = CostModel.derive(s, 2, 1, 10, false, true);
         double qa = -(40 / 100.0) / (X * Math.log(1000));
         double qb = -(20 / 100.0) / (X * Math.log(100));
