@@ -106,7 +106,7 @@ final class LeafView {
         if (w == 4) {
             return getInt(offset);
         }
-        int v = (getByte(offset) & 0xFF) | (getByte(offset + 1) & 0xFF) << 8;
+        int v = (onHeap ? LittleEndian.getShort(heap, offset) : page.getShort(offset)) & 0xFFFF;
         return w == 2 ? v : v | (getByte(offset + 2) & 0xFF) << 16;
     }
 
@@ -121,38 +121,63 @@ final class LeafView {
      */
     void entry(int index) throws CorruptPageException {
         int e = getUnsigned(LeafPageDescriptor.slotOffset(width, index), width);
-        int minHeader = legacy ? LeafPageDescriptor.V1_ENTRY_HEADER : LeafPageDescriptor.V2_MIN_ENTRY_HEADER;
-        if (e < entriesStart || e > length - minHeader) {
-            throw corrupt("leaf slot " + index + " points at offset " + Integer.toUnsignedString(e)
-                    + ", outside the entries at [" + entriesStart + ", " + length + ")");
-        }
-        int keyLen;
-        int valueField;
         if (legacy) {
-            keyLen = getInt(e);
-            valueField = getInt(e + 4);
-            tombstone = (valueField & LeafPageDescriptor.V1_TOMBSTONE_BIT) != 0;
-            valueLength = valueField & ~LeafPageDescriptor.V1_TOMBSTONE_BIT;
-            keyOffset = e + LeafPageDescriptor.V1_ENTRY_HEADER;
-        } else {
-            keyLen = varint(e, index, "key length");
-            valueField = varint(varintEnd, index, "value length");
-            tombstone = (valueField & 1) != 0;
-            valueLength = valueField >>> 1;
-            keyOffset = varintEnd;
+            entryV1(e, index);
+            return;
         }
+        if (e < entriesStart || e > length - LeafPageDescriptor.V2_MIN_ENTRY_HEADER) {
+            throw slotOutside(index, e);
+        }
+        // one-byte varints (lengths under 128, tombstone included) are the common case: no loop
+        int keyLen = getByte(e);
+        int at = e + 1;
+        if (keyLen < 0) {
+            keyLen = varint(e, index, "key length");
+            at = varintEnd;
+        }
+        int valueField = at < length ? getByte(at) : -1;
+        if (valueField >= 0) {
+            at++;
+        } else {
+            valueField = varint(at, index, "value length");
+            at = varintEnd;
+        }
+        tombstone = (valueField & 1) != 0;
+        valueLength = valueField >>> 1;
+        keyOffset = at;
         keyLength = keyLen;
-        long end = (long) keyOffset + (keyLen & 0xFFFF_FFFFL) + valueLength;
-        if (keyLen < 0 || end > length) {
-            keyLength = 0;
-            valueLength = 0;
-            throw corrupt("leaf entry " + index + " at offset " + e + " (key " + Integer.toUnsignedString(keyLen) + ", value "
-                    + valueLength(valueField) + " bytes) runs past the body of " + length + " bytes");
+        if (keyLen < 0 || (long) at + (keyLen & 0xFFFF_FFFFL) + valueLength > length) {
+            throw runsPast(index, e, keyLen, (valueField & 0xFFFF_FFFFL) >>> 1);
         }
     }
 
-    private long valueLength(int valueField) {
-        return legacy ? valueField & ~LeafPageDescriptor.V1_TOMBSTONE_BIT : (valueField & 0xFFFF_FFFFL) >>> 1;
+    /** {@link #entry} for a version-1 body: two u32 lengths, the tombstone in bit 31 of the second. */
+    private void entryV1(int e, int index) throws CorruptPageException {
+        if (e < entriesStart || e > length - LeafPageDescriptor.V1_ENTRY_HEADER) {
+            throw slotOutside(index, e);
+        }
+        int keyLen = getInt(e);
+        int valueField = getInt(e + 4);
+        tombstone = (valueField & LeafPageDescriptor.V1_TOMBSTONE_BIT) != 0;
+        valueLength = valueField & ~LeafPageDescriptor.V1_TOMBSTONE_BIT;
+        keyOffset = e + LeafPageDescriptor.V1_ENTRY_HEADER;
+        keyLength = keyLen;
+        if (keyLen < 0 || (long) keyOffset + (keyLen & 0xFFFF_FFFFL) + valueLength > length) {
+            throw runsPast(index, e, keyLen, valueLength);
+        }
+    }
+
+    private CorruptPageException slotOutside(int index, int e) {
+        return corrupt("leaf slot " + index + " points at offset " + Integer.toUnsignedString(e)
+                + ", outside the entries at [" + entriesStart + ", " + length + ")");
+    }
+
+    /** The current entry's lengths run past the body: clears them and says so. */
+    private CorruptPageException runsPast(int index, int e, int keyLen, long valueLen) {
+        keyLength = 0;
+        valueLength = 0;
+        return corrupt("leaf entry " + index + " at offset " + e + " (key " + Integer.toUnsignedString(keyLen) + ", value "
+                + valueLen + " bytes) runs past the body of " + length + " bytes");
     }
 
     /**
