@@ -32,7 +32,10 @@ import java.util.Set;
  *       and, when every leaf could be read, the first and last key and the entry and tombstone
  *       counts equal to the footer's (and to the manifest's, if given).</li>
  * </ol>
- * A leaf that fails step 2 is skipped in step 3, which goes on with the next leaf.
+ * A leaf that fails step 2 is skipped in step 3, which goes on with the next leaf. Leaves are
+ * decoded by the reader as the footer's SSTable format version lays them out (the legacy version 1
+ * or the dense version 2, docs/formats.md §2.1), so the tool checks tables of either version and
+ * knows no leaf layout itself; a version the build does not read is reported as a footer problem.
  *
  * <p>Thread safety: not thread-safe; one per command.
  */

@@ -237,6 +237,9 @@ public final class LedgerLayoutDriver {
         r.put("liveEntries", layout.liveEntries());
         r.put("spaceAmplification", layout.spaceAmplification());
         r.put("layoutAmplification", layout.layoutAmplification());
+        r.put("encodedBytes", layout.encodedBytes());
+        r.put("leafPages", layout.leafPages());
+        r.put("entriesPerLeaf", layout.entriesPerLeaf());
         r.put("manifestBytes", layout.manifestBytes());
         r.put("manifestEditsReplayed", layout.manifestEdits());
         r.put("engineOpenSecondsMedian", median(engineOpens));

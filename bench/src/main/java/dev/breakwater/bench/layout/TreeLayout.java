@@ -7,7 +7,10 @@ import dev.breakwater.common.io.RealFileSystem;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.EntryCursor;
+import dev.breakwater.lsm.sstable.Compression;
 import dev.breakwater.lsm.sstable.LeafPageDescriptor;
+import dev.breakwater.lsm.sstable.SSTableFormat;
+import dev.breakwater.lsm.sstable.SSTableMetadata;
 import dev.breakwater.lsm.sstable.SSTableReader;
 import dev.breakwater.lsm.tree.TableFiles;
 import dev.breakwater.lsm.version.Manifest;
@@ -46,23 +49,38 @@ import java.util.stream.Stream;
  * @param logicalBytes    key plus value bytes of the newest version of every live key
  * @param entries         entries in the tables, older versions and tombstones included
  * @param liveEntries     live keys
+ * @param encodedBytes    bytes the leaf format spends on the live entries: key, value, slot and
+ *                        lengths, as each table's format version encodes them
+ * @param leafPages       leaf pages of the version's tables
  * @param manifestBytes   bytes of the manifest files in the directory
  * @param manifestEdits   records replayed to rebuild the version from the live manifest
  */
 record TreeLayout(int tables, List<Integer> tablesPerLevel, Map<String, Integer> sizeBuckets, long tableBytes, long filesOnDisk,
-                  long logicalBytes, long entries, long liveEntries, long manifestBytes, int manifestEdits) {
-
-    /** Bytes a leaf page spends on each entry besides its key and value: a slot and the two lengths. */
-    static final int ENTRY_OVERHEAD = LeafPageDescriptor.SLOT_SIZE + LeafPageDescriptor.ENTRY_HEADER;
+                  long logicalBytes, long entries, long liveEntries, long encodedBytes, long leafPages, long manifestBytes,
+                  int manifestEdits) {
 
     /**
-     * Table bytes over the live entries as the leaf format encodes them (key, value and
-     * {@link #ENTRY_OVERHEAD} each): what the layout wastes (partly filled pages, per-table index,
-     * Bloom and footer pages, older versions), apart from what the format costs per entry.
+     * Table bytes over the live entries as the leaf format encodes them ({@link #encodedBytes}):
+     * what the layout wastes (partly filled pages, per-table index, Bloom and footer pages, older
+     * versions), apart from what the format costs per entry.
      */
     double layoutAmplification() {
-        long encoded = logicalBytes + liveEntries * ENTRY_OVERHEAD;
-        return encoded == 0 ? 0 : (double) tableBytes / encoded;
+        return encodedBytes == 0 ? 0 : (double) tableBytes / encodedBytes;
+    }
+
+    /** Entries (older versions and tombstones included) per leaf page. */
+    double entriesPerLeaf() {
+        return leafPages == 0 ? 0 : (double) entries / leafPages;
+    }
+
+    /**
+     * Bytes a leaf of SSTable format {@code version} spends on an entry besides its key and value:
+     * a slot and the two lengths. A version-2 slot is 2 to 4 bytes by the leaf's body length; this
+     * takes the width of the longest body the table may have ({@code maxBody}), an upper bound.
+     */
+    static int entryOverhead(int version, int maxBody, int keyLength, int valueLength, boolean tombstone) {
+        return LeafPageDescriptor.slotWidth(version, maxBody)
+                + LeafPageDescriptor.entryHeaderLength(version, keyLength, valueLength, tombstone);
     }
 
     private static final long[] BUCKETS = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20, Long.MAX_VALUE};
@@ -89,6 +107,8 @@ record TreeLayout(int tables, List<Integer> tablesPerLevel, Map<String, Integer>
         long logical = 0;
         long entries = 0;
         long live = 0;
+        long encoded = 0;
+        long leafPages = 0;
         Set<ByteBuffer> seen = new HashSet<>();
         IoStatistics io = new IoStatistics();
         try (BufferCache cache = new BufferCache(BufferCacheOptions.of(pageSize, 64L * pageSize), io)) {
@@ -103,10 +123,16 @@ record TreeLayout(int tables, List<Integer> tablesPerLevel, Map<String, Integer>
                 }
                 try (SSTableReader r = SSTableReader.open(fs, TableFiles.path(dir, t.fileNumber()), cache, false, IoPurpose.QUERY);
                      EntryCursor c = r.cursor(null, 0, IoPurpose.QUERY)) {
+                    SSTableMetadata meta = r.metadata();
+                    leafPages += meta.leafPageCount();
+                    int maxBody = SSTableFormat.payload(pageSize)
+                            * (meta.compression() == Compression.NONE ? 1 : SSTableFormat.MAX_LOGICAL_LEAF_PAGES);
                     while (c.next()) {
                         entries++;
                         if (seen.add(ByteBuffer.wrap(Arrays.copyOf(c.key(), c.keyLength()))) && !c.isTombstone()) {
                             logical += c.keyLength() + c.valueLength();
+                            encoded += c.keyLength() + c.valueLength()
+                                    + entryOverhead(meta.formatVersion(), maxBody, c.keyLength(), c.valueLength(), false);
                             live++;
                         }
                     }
@@ -124,6 +150,7 @@ record TreeLayout(int tables, List<Integer> tablesPerLevel, Map<String, Integer>
                 }
             }
         }
-        return new TreeLayout(v.allTables().size(), perLevel, buckets, tableBytes, all, logical, entries, live, manifestBytes, m.edits());
+        return new TreeLayout(v.allTables().size(), perLevel, buckets, tableBytes, all, logical, entries, live, encoded, leafPages,
+                manifestBytes, m.edits());
     }
 }

@@ -27,10 +27,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * range scan that opens a cursor at an existing key and reads 100 entries.
  *
  * <p>How: the trial set-up loads {@link #keys} random 16-byte keys with 100-byte values into a tree
- * on the real file system (a temporary directory) with small memory tables ({@value #MEMORY_TABLE}
- * bytes) and size ratio {@value #SIZE_RATIO}, so that the data spans L0 plus three disk levels;
- * then it flushes, waits for merges, prints the shape, and fails if there are fewer than three
- * levels below L0. The buffer cache ({@value #CACHE_BYTES} bytes) holds the whole tree; set-up
+ * on the real file system (a temporary directory) with small memory tables ({@link #memoryTable}, 1 MiB by
+ * default) and size ratio {@value #SIZE_RATIO}, so that the data spans L0 plus three disk levels;
+ * then it flushes, waits for merges, prints the shape, and fails if there are fewer than
+ * {@link #minLevels} (three) levels below L0. The buffer cache ({@value #CACHE_BYTES} bytes) holds the whole tree; set-up
  * warms it by looking every key up (which also checks that each is found), probing absent keys and
  * scanning the tree once, and the tear-down prints the cache misses counted after warm-up (0 means
  * every measured access was a cache hit). The memory tables are empty during measurement. Keys to
@@ -48,7 +48,6 @@ public class TreeReadBenchmark {
 
     static final int PAGE = 4096;
     static final int VALUE_BYTES = 100;
-    static final long MEMORY_TABLE = 1L << 20;
     static final int SIZE_RATIO = 4;
     static final long CACHE_BYTES = 512L << 20;
     static final int SCAN_LENGTH = 100;
@@ -58,6 +57,19 @@ public class TreeReadBenchmark {
     @Param("300000")
     public int keys;
 
+    /**
+     * Bytes of a memory table. The default gives the leveled shape above, which merge timing varies
+     * between trials; {@code -p memoryTable=134217728 -p minLevels=0} loads every key into one
+     * memory table and flushes it as one SSTable, the same shape in every trial and every build (to
+     * compare SSTable formats).
+     */
+    @Param("1048576")
+    public long memoryTable;
+
+    /** Fewest levels below L0 the trial accepts (it fails with fewer). */
+    @Param("3")
+    public int minLevels;
+
     BenchTree bench;
     byte[][] present;
     byte[][] absent;
@@ -65,8 +77,8 @@ public class TreeReadBenchmark {
 
     @Setup(Level.Trial)
     public void build() throws IOException {
-        LsmTreeOptions options = LsmTreeOptions.defaults(PAGE, MEMORY_TABLE).withSizeRatio(SIZE_RATIO);
-        bench = new BenchTree(null, options, CACHE_BYTES, 4 * MEMORY_TABLE);
+        LsmTreeOptions options = LsmTreeOptions.defaults(PAGE, memoryTable).withSizeRatio(SIZE_RATIO);
+        bench = new BenchTree(null, options, CACHE_BYTES, 4 * memoryTable);
         present = BenchKeys.keys(BenchKeys.PRESENT, keys);
         absent = BenchKeys.keys(BenchKeys.ABSENT, ABSENT_KEYS);
         byte[] value = new byte[VALUE_BYTES];
@@ -79,7 +91,7 @@ public class TreeReadBenchmark {
         System.out.println();
         System.out.println("tree shape: " + bench.shape());
         int levels = bench.tree.version().levelCount();
-        if (levels < 4) {
+        if (levels - 1 < minLevels) {
             throw new IllegalStateException("only " + (levels - 1) + " levels below L0; raise -p keys");
         }
         warmUp();

@@ -81,9 +81,10 @@ final class FooterCodec {
             throw new CorruptPageException(file, pageNo, String.format("footer metadata CRC mismatch: stored 0x%08x, actual 0x%08x", stored, actual));
         }
         int version = b.getInt(FooterDescriptor.FORMAT_VERSION_OFFSET - BASE);
-        if (version != SSTableFormat.FORMAT_VERSION) {
+        if (!SSTableFormat.isReadable(version)) {
             throw new CorruptPageException(file, pageNo, "unsupported SSTable format version " + version
-                    + ", this build reads version " + SSTableFormat.FORMAT_VERSION);
+                    + ", this build reads versions " + SSTableFormat.readableVersions()
+                    + " (written by a newer build, or not an SSTable footer)");
         }
         int compressionCode = b.get(FooterDescriptor.COMPRESSION_OFFSET - BASE) & 0xFF;
         Compression compression = Compression.ofCode(compressionCode);

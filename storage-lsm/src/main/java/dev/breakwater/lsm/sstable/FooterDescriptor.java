@@ -8,7 +8,7 @@ import dev.breakwater.common.page.PageDescriptor;
  *
  * <pre>
  *   16  magic "BWSSTBL1"                u64
- *   24  SSTable format version          u32   ({@link SSTableFormat#FORMAT_VERSION})
+ *   24  SSTable format version          u32   ({@link SSTableFormat#CURRENT_VERSION} or an older readable one)
  *   28  page size                       u32
  *   32  entry count                     u64
  *   40  tombstone count                 u64

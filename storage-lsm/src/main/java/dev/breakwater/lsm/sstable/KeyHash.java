@@ -12,7 +12,7 @@ import net.openhft.chronicle.core.UnsafeMemory;
  *
  * <p>The constants are fractional digits of well-known irrationals (golden ratio, pi, e), odd so
  * that multiplication by them is invertible. <b>The function is part of the file format</b>: Bloom
- * filters on disk are built with it, so changing it requires a new {@link SSTableFormat#FORMAT_VERSION}.
+ * filters on disk are built with it, so changing it requires a new {@link SSTableFormat#CURRENT_VERSION}.
  *
  * <p>Thread safety: stateless.
  */

@@ -120,14 +120,14 @@ final class SSTableCursor extends BufferedEntryCursor {
             return false;
         }
         LeafView leaf = scratch.leaf;
-        int entry = leaf.entry(index);
-        keyLength = leaf.keyLength(entry);
+        leaf.entry(index);
+        keyLength = leaf.keyLength();
         keyBuffer(keyLength);
-        leaf.copy(LeafPageDescriptor.keyOffset(entry), key, keyLength);
-        tombstone = leaf.isTombstone(entry);
-        valueLength = leaf.valueLength(entry);
+        leaf.copy(leaf.keyOffset(), key, keyLength);
+        tombstone = leaf.isTombstone();
+        valueLength = leaf.valueLength();
         valueBuffer(valueLength);
-        leaf.copy(LeafPageDescriptor.valueOffset(entry, keyLength), value, valueLength);
+        leaf.copy(leaf.valueOffset(), value, valueLength);
         return true;
     }
 

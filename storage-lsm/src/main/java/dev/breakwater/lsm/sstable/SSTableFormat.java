@@ -11,8 +11,20 @@ import dev.breakwater.common.page.PageDescriptor;
  */
 public final class SSTableFormat {
 
-    /** Version of the SSTable layout (footer, leaf, index and Bloom payloads) written by this code. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * Version of the SSTable layout (footer, leaf, index and Bloom payloads) this code writes: 2,
+     * the dense leaf layout (2- to 4-byte slots, varint lengths; {@link LeafPageDescriptor}).
+     */
+    public static final int CURRENT_VERSION = 2;
+
+    /** The first layout: leaves with 4-byte slots and u32 lengths. Still read; written only by tests. */
+    public static final int LEGACY_VERSION_1 = 1;
+
+    /**
+     * Versions this code reads, oldest first. Version 2 changed only the leaf body, so the footer,
+     * index and Bloom pages of both are decoded alike and only leaves look at the version.
+     */
+    private static final int[] READABLE_VERSIONS = {LEGACY_VERSION_1, CURRENT_VERSION};
 
     /** "BWSSTBL1" as a little-endian u64, first field of the footer payload. */
     public static final long MAGIC = 0x314C425453535742L;
@@ -48,10 +60,35 @@ public final class SSTableFormat {
         return (payload(pageSize) - FooterDescriptor.FIXED_PAYLOAD_BYTES) / 2;
     }
 
-    /** Longest key plus value that fits in one (uncompressed) leaf page. */
+    /** Whether this code reads files of SSTable format {@code version}. */
+    public static boolean isReadable(int version) {
+        for (int v : READABLE_VERSIONS) {
+            if (v == version) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The readable versions for messages, e.g. "1, 2". */
+    static String readableVersions() {
+        StringBuilder b = new StringBuilder();
+        for (int v : READABLE_VERSIONS) {
+            b.append(b.length() == 0 ? "" : ", ").append(v);
+        }
+        return b.toString();
+    }
+
+    /**
+     * Longest key plus value that fits alone in one (uncompressed) leaf page of either layout, so
+     * the limit does not depend on the version a table is written in: payload - 16 (the version-1
+     * count, slot and lengths) unless the version-2 worst case is larger, which needs pages of
+     * 128 MiB or more.
+     */
     public static int maxRecordLength(int pageSize) {
-        return payload(pageSize) - LeafPageDescriptor.BODY_HEADER - LeafPageDescriptor.SLOT_SIZE
-                - LeafPageDescriptor.ENTRY_HEADER;
+        int payload = payload(pageSize);
+        int v1 = 2 * LeafPageDescriptor.V1_SLOT_WIDTH + LeafPageDescriptor.V1_ENTRY_HEADER;
+        return payload - Math.max(v1, LeafPageDescriptor.v2SingleRecordOverhead(payload));
     }
 
     static String typeName(byte type) {

@@ -72,6 +72,8 @@ public final class SSTableReader implements AutoCloseable {
     private final int bloomHashes;
     private final int blocksPerPage;
     private final int maxLogicalLeaf;
+    /** The footer's SSTable format version, which decides how leaves are decoded. */
+    private final int leafVersion;
 
     private SSTableReader(Path path, StorageFile file, BufferCache cache, int fileId, SSTableMetadata m) {
         this.path = path;
@@ -95,6 +97,7 @@ public final class SSTableReader implements AutoCloseable {
         this.bloomHashes = m.bloomHashCount();
         this.blocksPerPage = BloomPageDescriptor.blocksPerPage(pageSize);
         this.maxLogicalLeaf = SSTableFormat.payload(pageSize) * SSTableFormat.MAX_LOGICAL_LEAF_PAGES;
+        this.leafVersion = m.formatVersion();
     }
 
     /**
@@ -264,20 +267,19 @@ public final class SSTableReader implements AutoCloseable {
         CachedPage cp = cache.pin(fileId, leafNo, purpose, onMiss);
         try {
             LeafView leaf = viewLeaf(cp, leafNo, s);
-            int index = leaf.find(key, keyLen);
-            if (index < 0) {
+            if (leaf.find(key, keyLen) < 0) {
                 if (bloomPages > 0) {
                     statistics.bloomFalsePositives.increment();
                 }
                 return LookupResult.ABSENT;
             }
-            int entry = leaf.entry(index);
-            if (leaf.isTombstone(entry)) {
+            // find made the matching entry the leaf's current entry
+            if (leaf.isTombstone()) {
                 return LookupResult.DELETED;
             }
-            int valueLength = leaf.valueLength(entry);
+            int valueLength = leaf.valueLength();
             byte[] dst = out.prepare(valueLength, metadata.maxLsn());
-            leaf.copy(LeafPageDescriptor.valueOffset(entry, keyLen), dst, valueLength);
+            leaf.copy(leaf.valueOffset(), dst, valueLength);
             return LookupResult.FOUND;
         } finally {
             cache.unpin(cp);
@@ -414,9 +416,10 @@ public final class SSTableReader implements AutoCloseable {
         OffHeapPage p = wrap(address, s.page, SSTableFormat.TYPE_LEAF, leafNo);
         int length = payloadLength(p, leafNo);
         if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
-            return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
+            return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET),
+                    leafVersion, name, leafNo);
         }
-        return s.leaf.wrapOffHeap(address + LeafPageDescriptor.RAW_BODY_OFFSET, length, name, leafNo);
+        return s.leaf.wrapOffHeap(address + LeafPageDescriptor.RAW_BODY_OFFSET, length, leafVersion, name, leafNo);
     }
 
     /**
@@ -457,11 +460,12 @@ public final class SSTableReader implements AutoCloseable {
             OffHeapPage p = wrap(cp, s.page, SSTableFormat.TYPE_LEAF, leafNo);
             int length = payloadLength(p, leafNo);
             if ((p.getByte(PageDescriptor.FLAGS_OFFSET) & SSTableFormat.FLAG_LZ4) != 0) {
-                return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET), name, leafNo);
+                return s.leaf.wrapHeap(decompress(p, leafNo, length, s), p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET),
+                    leafVersion, name, leafNo);
             }
             byte[] body = s.body(length);
             p.getBytes(LeafPageDescriptor.RAW_BODY_OFFSET, body, 0, length);
-            return s.leaf.wrapHeap(body, length, name, leafNo);
+            return s.leaf.wrapHeap(body, length, leafVersion, name, leafNo);
         } finally {
             cache.unpin(cp);
         }
@@ -470,7 +474,7 @@ public final class SSTableReader implements AutoCloseable {
     private byte[] decompress(OffHeapPage p, int leafNo, int payloadLength, ReadScratch s) throws CorruptPageException {
         int rawLength = p.getInt(LeafPageDescriptor.UNCOMPRESSED_LENGTH_OFFSET);
         int compressedLength = payloadLength - 4;
-        if (compressedLength < 0 || rawLength < LeafPageDescriptor.BODY_HEADER || rawLength > maxLogicalLeaf) {
+        if (compressedLength < 0 || rawLength < 1 || rawLength > maxLogicalLeaf) {
             throw new CorruptPageException(name, leafNo, "compressed leaf lengths out of range: " + compressedLength + " -> " + rawLength);
         }
         byte[] src = s.compressed(compressedLength);

@@ -46,6 +46,8 @@ public final class SSTableWriter implements AutoCloseable {
     private final BloomFilterBuilder bloom;
     private final int maxKeyLength;
     private final int maxRecordLength;
+    /** SSTable format version written: {@link SSTableFormat#CURRENT_VERSION} except in tests of the legacy reader. */
+    private final int formatVersion;
     private byte[] firstKey;
     private byte[] lastKey = new byte[64];
     private int lastKeyLength = -1;
@@ -56,14 +58,15 @@ public final class SSTableWriter implements AutoCloseable {
     private static final LongConsumer NO_SINK = bytes -> { };
 
     private SSTableWriter(FileSystem fs, Path path, SSTableOptions options, StorageFile file, IoStatistics io, IoPurpose purpose,
-                          LongConsumer written) {
+                          LongConsumer written, int formatVersion) {
         this.fs = fs;
+        this.formatVersion = formatVersion;
         this.path = path;
         this.options = options;
         this.file = file;
         this.pages = new PageBatchWriter(file, options.pageSize(), options.writeBatchPages(), io, purpose, written);
         this.index = new IndexBuilder(options.pageSize());
-        this.leaves = new LeafBuilder(options.pageSize(), options.compression(), this::writeLeaf);
+        this.leaves = new LeafBuilder(options.pageSize(), options.compression(), this::writeLeaf, formatVersion);
         this.bloom = new BloomFilterBuilder(options.bloomBitsPerKey());
         this.maxKeyLength = SSTableFormat.maxKeyLength(options.pageSize());
         this.maxRecordLength = SSTableFormat.maxRecordLength(options.pageSize());
@@ -86,11 +89,26 @@ public final class SSTableWriter implements AutoCloseable {
      */
     public static SSTableWriter create(FileSystem fs, Path path, SSTableOptions options, IoStatistics io, IoPurpose purpose,
                                        LongConsumer written) throws IOException {
+        return create(fs, path, options, io, purpose, written, SSTableFormat.CURRENT_VERSION);
+    }
+
+    /**
+     * Like {@link #create(FileSystem, Path, SSTableOptions, IoStatistics, IoPurpose)} in SSTable
+     * format {@code formatVersion}: for tests that write {@link SSTableFormat#LEGACY_VERSION_1}
+     * files to check that this build still reads them. The engine writes only the current version.
+     */
+    static SSTableWriter createWithFormatVersion(FileSystem fs, Path path, SSTableOptions options, IoStatistics io,
+                                                 IoPurpose purpose, int formatVersion) throws IOException {
+        return create(fs, path, options, io, purpose, NO_SINK, formatVersion);
+    }
+
+    private static SSTableWriter create(FileSystem fs, Path path, SSTableOptions options, IoStatistics io, IoPurpose purpose,
+                                        LongConsumer written, int formatVersion) throws IOException {
         StorageFile file = options.directIo()
                 ? fs.open(path, OpenOption.CREATE_NEW, OpenOption.WRITE, OpenOption.DIRECT)
                 : fs.open(path, OpenOption.CREATE_NEW, OpenOption.WRITE);
         try {
-            return new SSTableWriter(fs, path, options, file, io, purpose, written);
+            return new SSTableWriter(fs, path, options, file, io, purpose, written, formatVersion);
         } catch (RuntimeException e) {
             file.close();
             fs.delete(path);
@@ -182,7 +200,7 @@ public final class SSTableWriter implements AutoCloseable {
             int bloomFirst = pages.nextPage();
             writeBloom();
             int bloomPages = pages.nextPage() - bloomFirst;
-            SSTableMetadata meta = new SSTableMetadata(SSTableFormat.FORMAT_VERSION, options.pageSize(), entryCount,
+            SSTableMetadata meta = new SSTableMetadata(formatVersion, options.pageSize(), entryCount,
                     tombstoneCount, firstKey, Arrays.copyOf(lastKey, lastKeyLength), minLsn, maxLsn, idx.rootPage(),
                     idx.height(), 0, leafCount, idx.firstPage(), idx.pageCount(), bloomFirst, bloomPages,
                     bloom.blockCount(), BloomFilterBuilder.hashCount(options.bloomBitsPerKey()), options.bloomBitsPerKey(),
