@@ -1,3 +1,5 @@
+# Prints one row per TPC-C result JSON given as arguments (default: the fifteenth session's s15-*.json):
+# cost and pages per transaction, tpmC, CPU microseconds per transaction by thread group, write memory over the run.
 import json,sys,glob,os
 fs=sys.argv[1:] or sorted(glob.glob('/tmp/levels/out13/s15-*.json'),key=os.path.getmtime)
 print('%-22s %7s %7s %6s %6s %6s | %5s %5s %5s %5s %5s %4s | %s'%('run','cost','tpmC','r/tx','w/tx','KBw','proc','term','merge','flush','logf','gc','x MiB'))
