@@ -252,13 +252,7 @@ class LeafSlotWidthTest {
             ValueHolder out = new ValueHolder();
             for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
                 byte[] k = e.getKey();
-                LookupResult result = r.get(k, k.length, out, IoPurpose.QUERY);
-                if (e.getValue().tombstone()) {
-                    assertEquals(LookupResult.DELETED, result);
-                } else {
-                    assertEquals(LookupResult.FOUND, result);
-                    assertArrayEquals(e.getValue().value(), out.toArray());
-                }
+                SSTableFixture.assertGet(r, k, e.getValue(), out);
                 byte[] absent = Arrays.copyOf(k, k.length);
                 absent[KEY - 1] |= 1;
                 assertEquals(LookupResult.ABSENT, r.get(absent, absent.length, out, IoPurpose.QUERY));

@@ -1,10 +1,15 @@
 package dev.breakwater.lsm.sstable;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.breakwater.buffercache.BufferCache;
 import dev.breakwater.buffercache.BufferCacheOptions;
 import dev.breakwater.common.io.FileSystem;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
+import dev.breakwater.lsm.LookupResult;
+import dev.breakwater.lsm.ValueHolder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -29,6 +34,17 @@ final class SSTableFixture {
 
     static TreeMap<byte[], Entry> model() {
         return new TreeMap<>(Arrays::compareUnsigned);
+    }
+
+    /** Looks {@code key} up in {@code r} and checks the answer against the model's {@code expected}. */
+    static void assertGet(SSTableReader r, byte[] key, Entry expected, ValueHolder out) throws IOException {
+        LookupResult result = r.get(key, key.length, out, IoPurpose.QUERY);
+        if (expected.tombstone()) {
+            assertEquals(LookupResult.DELETED, result);
+        } else {
+            assertEquals(LookupResult.FOUND, result);
+            assertArrayEquals(expected.value(), out.toArray());
+        }
     }
 
     static BufferCache cache(long bytes, IoStatistics io) {

@@ -16,7 +16,6 @@ import dev.breakwater.common.page.PageDescriptor;
 import dev.breakwater.common.stats.IoPurpose;
 import dev.breakwater.common.stats.IoStatistics;
 import dev.breakwater.lsm.EntryCursor;
-import dev.breakwater.lsm.LookupResult;
 import dev.breakwater.lsm.ValueHolder;
 import dev.breakwater.lsm.sstable.SSTableFixture.Entry;
 import java.io.IOException;
@@ -158,14 +157,7 @@ class SSTableFormatVersionTest {
     private static void assertReadsAll(SSTableReader r, TreeMap<byte[], Entry> entries) throws IOException {
         ValueHolder out = new ValueHolder();
         for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
-            byte[] k = e.getKey();
-            LookupResult result = r.get(k, k.length, out, IoPurpose.QUERY);
-            if (e.getValue().tombstone()) {
-                assertEquals(LookupResult.DELETED, result);
-            } else {
-                assertEquals(LookupResult.FOUND, result);
-                assertArrayEquals(e.getValue().value(), out.toArray());
-            }
+            SSTableFixture.assertGet(r, e.getKey(), e.getValue(), out);
         }
         scan(r.cursor(null, 0, IoPurpose.QUERY), entries.entrySet());
         scan(r.reverseCursor(null, 0, IoPurpose.QUERY), entries.descendingMap().entrySet());
